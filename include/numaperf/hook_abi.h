@@ -1,0 +1,72 @@
+/* numaperf hook ABI: the contract between instrumented code (emitted by the
+ * pass in pass/) and the runtime (runtime/, libnumaperf.so).
+ *
+ * This header is the single place where hook names, argument types and the
+ * ABI version are declared. The pass includes it to spell the names it emits;
+ * the runtime includes it to define them. Change anything here and bump
+ * NUMAPERF_HOOK_ABI_VERSION: a module built for another version is refused at
+ * start-up with a one-line message (see docs/hook-abi.md).
+ */
+#ifndef NUMAPERF_HOOK_ABI_H
+#define NUMAPERF_HOOK_ABI_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NUMAPERF_HOOK_ABI_VERSION 1u
+
+/* Names as strings, for the pass. */
+#define NUMAPERF_HOOK_PREFIX "__numaperf_"
+#define NUMAPERF_REGISTER_MODULE_NAME "__numaperf_register_module"
+#define NUMAPERF_UNREGISTER_MODULE_NAME "__numaperf_unregister_module"
+
+/* Access hooks, called right before the access they describe.
+ * Fixed sizes 1, 2, 4, 8 and 16 bytes have their own entry points; any other
+ * size (vectors, aggregates, memcpy/memset/memmove ranges) goes through the
+ * N variants. The call site (return address of the hook) identifies the
+ * instruction for the code-centric view. Atomic read-modify-write and
+ * compare-exchange operations are reported as stores. */
+void __numaperf_load1(const void *addr);
+void __numaperf_load2(const void *addr);
+void __numaperf_load4(const void *addr);
+void __numaperf_load8(const void *addr);
+void __numaperf_load16(const void *addr);
+void __numaperf_store1(const void *addr);
+void __numaperf_store2(const void *addr);
+void __numaperf_store4(const void *addr);
+void __numaperf_store8(const void *addr);
+void __numaperf_store16(const void *addr);
+void __numaperf_loadN(const void *addr, uint64_t size);
+void __numaperf_storeN(const void *addr, uint64_t size);
+
+/* One record per global variable defined by an instrumented module.
+ * Layout is part of the ABI. */
+struct numaperf_global_desc {
+  const void *addr;  /* start of the variable */
+  uint64_t size;     /* size in bytes */
+  const char *name;  /* symbol name as in the IR (mangled for C++) */
+  const char *file;  /* source file of the definition, or "" */
+  uint32_t line;     /* source line of the definition, or 0 */
+  uint32_t flags;    /* reserved, 0 */
+};
+
+/* Emitted by the pass in a constructor of every instrumented module (also
+ * when it defines no globals), so that the runtime can check the ABI version
+ * before any hook runs. A version mismatch disables profiling with a clear
+ * message; the program itself runs on. */
+void __numaperf_register_module(uint32_t abi_version,
+                                const struct numaperf_global_desc *globals,
+                                uint64_t count);
+
+/* Emitted in a destructor of every instrumented module (dlclose). */
+void __numaperf_unregister_module(const struct numaperf_global_desc *globals,
+                                  uint64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* NUMAPERF_HOOK_ABI_H */

@@ -1,0 +1,67 @@
+// The in-memory profile: what the runtime collects at exit and what every
+// output format (text, JSON, later HTML) is rendered from. `numaperf report`
+// rebuilds the same model from a saved JSON file, so the exit-time text and
+// the re-rendered text come from one renderer.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace numaperf::report {
+
+constexpr int kSchemaVersion = 1;
+
+struct SourceLocation {
+  std::string file;      // empty when unknown
+  uint32_t line = 0;     // 0 when unknown
+  std::string function;  // demangled; empty when unknown
+};
+
+struct Frame {
+  uint64_t pc = 0;             // return address as seen at run time
+  std::string module;          // path of the ELF object holding pc
+  uint64_t module_offset = 0;  // pc relative to the module's load base
+  SourceLocation location;
+};
+
+struct ObjectInfo {
+  std::string kind;                // "heap" or "global"
+  std::optional<std::string> name; // symbol name for globals, null for heap
+  uint64_t size = 0;               // bytes (largest object seen at the site)
+  uint64_t instances = 1;          // objects allocated at this site
+  SourceLocation site;             // allocation site / definition
+  std::vector<Frame> stack;        // allocation stack, innermost first
+};
+
+struct Issue {
+  std::string kind;           // remote_access, false_sharing, true_sharing, ...
+  double score = 0;           // per millisecond of run time (paper units)
+  double normalized_score = 0;// machine-independent form (per 1000 accesses)
+  double threshold = 0;       // the score threshold it was compared with
+  ObjectInfo object;
+  std::string fix;            // page_interleave, block_interleave, ...
+  nlohmann::json evidence = nlohmann::json::object();  // kind-specific facts
+};
+
+struct ProgramInfo {
+  std::vector<std::string> command;
+  int64_t pid = 0;
+  double wall_ms = 0;
+  uint64_t threads = 0;         // threads that ever ran, main included
+  uint64_t total_accesses = 0;  // instrumented accesses of all threads
+  bool access_data = true;      // false when no instrumented code ran
+};
+
+struct Profile {
+  int schema_version = kSchemaVersion;
+  ProgramInfo program;
+  nlohmann::json thresholds = nlohmann::json::object();  // name -> value
+  std::vector<Issue> issues;       // ranked, most serious first
+  std::vector<std::string> notes;  // runtime remarks shown in the report
+};
+
+}  // namespace numaperf::report

@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Command two of the README: set up, build, and run the whole test suite.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+build=${NUMAPERF_BUILD_DIR:-$here/build}
+"$here/scripts/setup.sh" "$build"
+cd "$build"
+ctest --output-on-failure -j"$(nproc)"
