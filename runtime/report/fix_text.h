@@ -1,0 +1,12 @@
+// Fix codes (Issue::fix) as imperative sentences for the text report.
+#pragma once
+
+#include <string>
+
+namespace numaperf::report {
+
+// "page_interleave" -> "Interleave the object's pages across nodes (...)".
+// Unknown codes are returned as-is; an empty code gives an empty string.
+std::string fixSentence(const std::string& code);
+
+}  // namespace numaperf::report

@@ -1,0 +1,356 @@
+#include "report/json_io.h"
+
+#include <cmath>
+#include <limits>
+
+namespace numaperf::report {
+
+using nlohmann::json;
+
+namespace {
+
+// The model allows any JSON in evidence/thresholds; the file format wants an
+// object, so a stray non-object is kept under "value" instead of being lost.
+json asObject(const json& j) {
+  if (j.is_object()) return j;
+  if (j.is_null()) return json::object();
+  return json{{"value", j}};
+}
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+json locationJson(const SourceLocation& loc) {
+  return json{{"file", loc.file}, {"line", loc.line}, {"function", loc.function}};
+}
+
+json frameJson(const Frame& f) {
+  return json{{"pc", f.pc},
+              {"module", f.module},
+              {"offset", f.module_offset},
+              {"file", f.location.file},
+              {"line", f.location.line},
+              {"function", f.location.function}};
+}
+
+json objectJson(const ObjectInfo& o) {
+  json stack = json::array();
+  for (const Frame& f : o.stack) stack.push_back(frameJson(f));
+  return json{{"kind", o.kind},
+              {"name", o.name ? json(*o.name) : json(nullptr)},
+              {"size", o.size},
+              {"instances", o.instances},
+              {"site", locationJson(o.site)},
+              {"stack", std::move(stack)}};
+}
+
+json issueJson(const Issue& i) {
+  return json{{"kind", i.kind},
+              {"score", number(i.score)},
+              {"normalized_score", number(i.normalized_score)},
+              {"threshold", number(i.threshold)},
+              {"object", objectJson(i.object)},
+              {"fix", i.fix},
+              {"evidence", asObject(i.evidence)}};
+}
+
+// ---- reading -------------------------------------------------------------
+
+const char* typeName(const json& j) {
+  switch (j.type()) {
+    case json::value_t::null: return "null";
+    case json::value_t::object: return "object";
+    case json::value_t::array: return "array";
+    case json::value_t::string: return "string";
+    case json::value_t::boolean: return "boolean";
+    case json::value_t::number_integer: return "integer";
+    case json::value_t::number_unsigned: return "integer";
+    case json::value_t::number_float: return "float";
+    case json::value_t::binary: return "binary";
+    case json::value_t::discarded: return "discarded";
+  }
+  return "unknown";
+}
+
+// Reads fields of one JSON object; the first failure is kept in *error.
+class Reader {
+ public:
+  Reader(const json& obj, std::string path, std::string* error)
+      : obj_(obj), path_(std::move(path)), error_(error) {}
+
+  std::string path(const char* key) const { return path_.empty() ? key : path_ + "." + key; }
+
+  bool ok() const { return error_->empty(); }
+
+  // Returns the member or nullptr if missing (and records an error if required).
+  const json* get(const char* key, bool required) {
+    if (!ok()) return nullptr;
+    auto it = obj_.find(key);
+    if (it == obj_.end()) {
+      if (required) fail(key, "missing required field");
+      return nullptr;
+    }
+    return &*it;
+  }
+
+  void fail(const char* key, const std::string& what) {
+    if (ok()) *error_ = path(key) + ": " + what;
+  }
+  void wrongType(const char* key, const char* expected, const json& got) {
+    fail(key, std::string("expected ") + expected + ", got " + typeName(got));
+  }
+
+  void str(const char* key, std::string* out, bool required = false) {
+    const json* j = get(key, required);
+    if (j == nullptr) return;
+    if (!j->is_string()) return wrongType(key, "a string", *j);
+    *out = j->get<std::string>();
+  }
+
+  void u64(const char* key, uint64_t* out, bool required = false) {
+    const json* j = get(key, required);
+    if (j == nullptr) return;
+    if (j->is_number_unsigned()) {
+      *out = j->get<uint64_t>();
+    } else if (j->is_number_integer()) {
+      fail(key, "expected a non-negative integer, got " + j->dump());
+    } else {
+      wrongType(key, "a non-negative integer", *j);
+    }
+  }
+
+  void u32(const char* key, uint32_t* out) {
+    uint64_t v = *out;
+    u64(key, &v);
+    if (!ok()) return;
+    if (v > std::numeric_limits<uint32_t>::max()) return fail(key, "value out of range");
+    *out = static_cast<uint32_t>(v);
+  }
+
+  void i64(const char* key, int64_t* out) {
+    const json* j = get(key, false);
+    if (j == nullptr) return;
+    if (j->is_number_integer() && !j->is_number_unsigned()) {
+      *out = j->get<int64_t>();
+    } else if (j->is_number_unsigned()) {
+      if (j->get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        return fail(key, "value out of range");
+      *out = static_cast<int64_t>(j->get<uint64_t>());
+    } else {
+      wrongType(key, "an integer", *j);
+    }
+  }
+
+  void dbl(const char* key, double* out, bool required = false) {
+    const json* j = get(key, required);
+    if (j == nullptr) return;
+    if (j->is_null()) {
+      *out = std::numeric_limits<double>::quiet_NaN();
+    } else if (j->is_number()) {
+      *out = j->get<double>();
+    } else {
+      wrongType(key, "a number", *j);
+    }
+  }
+
+  void boolean(const char* key, bool* out) {
+    const json* j = get(key, false);
+    if (j == nullptr) return;
+    if (!j->is_boolean()) return wrongType(key, "a boolean", *j);
+    *out = j->get<bool>();
+  }
+
+  void strings(const char* key, std::vector<std::string>* out) {
+    const json* j = get(key, false);
+    if (j == nullptr) return;
+    if (!j->is_array()) return wrongType(key, "an array of strings", *j);
+    out->clear();
+    for (size_t i = 0; i < j->size(); ++i) {
+      const json& e = (*j)[i];
+      if (!e.is_string()) {
+        std::string k = std::string(key) + "[" + std::to_string(i) + "]";
+        return wrongType(k.c_str(), "a string", e);
+      }
+      out->push_back(e.get<std::string>());
+    }
+  }
+
+  // A nested object: returns it (type checked) or nullptr.
+  const json* object(const char* key, bool required = false) {
+    const json* j = get(key, required);
+    if (j == nullptr) return nullptr;
+    if (!j->is_object()) {
+      wrongType(key, "an object", *j);
+      return nullptr;
+    }
+    return j;
+  }
+
+  const json* array(const char* key, bool required = false) {
+    const json* j = get(key, required);
+    if (j == nullptr) return nullptr;
+    if (!j->is_array()) {
+      wrongType(key, "an array", *j);
+      return nullptr;
+    }
+    return j;
+  }
+
+ private:
+  const json& obj_;
+  std::string path_;
+  std::string* error_;
+};
+
+void readLocation(const json& j, const std::string& path, SourceLocation* loc, std::string* err) {
+  Reader r(j, path, err);
+  r.str("file", &loc->file);
+  r.u32("line", &loc->line);
+  r.str("function", &loc->function);
+}
+
+void readFrame(const json& j, const std::string& path, Frame* f, std::string* err) {
+  if (!j.is_object()) {
+    *err = path + ": expected an object, got " + typeName(j);
+    return;
+  }
+  Reader r(j, path, err);
+  r.u64("pc", &f->pc);
+  r.str("module", &f->module);
+  r.u64("offset", &f->module_offset);
+  r.str("file", &f->location.file);
+  r.u32("line", &f->location.line);
+  r.str("function", &f->location.function);
+}
+
+void readObject(const json& j, const std::string& path, ObjectInfo* o, std::string* err) {
+  Reader r(j, path, err);
+  r.str("kind", &o->kind, true);
+  if (const json* name = r.get("name", false)) {
+    if (name->is_null()) {
+      o->name.reset();
+    } else if (name->is_string()) {
+      o->name = name->get<std::string>();
+    } else {
+      r.wrongType("name", "a string or null", *name);
+    }
+  }
+  r.u64("size", &o->size);
+  r.u64("instances", &o->instances);
+  if (const json* site = r.object("site")) readLocation(*site, r.path("site"), &o->site, err);
+  if (const json* stack = r.array("stack")) {
+    for (size_t i = 0; i < stack->size() && r.ok(); ++i) {
+      Frame f;
+      readFrame((*stack)[i], r.path("stack") + "[" + std::to_string(i) + "]", &f, err);
+      o->stack.push_back(std::move(f));
+    }
+  }
+}
+
+void readIssue(const json& j, const std::string& path, Issue* issue, std::string* err) {
+  if (!j.is_object()) {
+    *err = path + ": expected an object, got " + typeName(j);
+    return;
+  }
+  Reader r(j, path, err);
+  r.str("kind", &issue->kind, true);
+  r.dbl("score", &issue->score, true);
+  r.dbl("normalized_score", &issue->normalized_score);
+  r.dbl("threshold", &issue->threshold);
+  if (const json* obj = r.object("object", true))
+    readObject(*obj, r.path("object"), &issue->object, err);
+  r.str("fix", &issue->fix);
+  if (const json* ev = r.object("evidence")) issue->evidence = *ev;
+}
+
+void readProgram(const json& j, ProgramInfo* p, std::string* err) {
+  Reader r(j, "program", err);
+  r.strings("command", &p->command);
+  r.i64("pid", &p->pid);
+  r.dbl("wall_ms", &p->wall_ms);
+  r.u64("threads", &p->threads);
+  r.u64("total_accesses", &p->total_accesses);
+  r.boolean("access_data", &p->access_data);
+}
+
+std::optional<Profile> read(const json& j, std::string* err) {
+  if (!j.is_object()) {
+    *err = std::string("top level: expected an object, got ") + typeName(j);
+    return std::nullopt;
+  }
+  Profile p;
+  Reader r(j, "", err);
+  const json* version = r.get("schema_version", true);
+  if (version == nullptr) return std::nullopt;
+  if (!version->is_number_integer()) {
+    r.wrongType("schema_version", "an integer", *version);
+    return std::nullopt;
+  }
+  if (*version != kSchemaVersion) {
+    r.fail("schema_version", "unsupported version " + version->dump() + " (this build reads " +
+                                 std::to_string(kSchemaVersion) + ")");
+    return std::nullopt;
+  }
+  p.schema_version = kSchemaVersion;
+  if (const json* prog = r.object("program", true)) readProgram(*prog, &p.program, err);
+  if (const json* th = r.object("thresholds")) p.thresholds = *th;
+  r.strings("notes", &p.notes);
+  if (const json* issues = r.array("issues", true)) {
+    for (size_t i = 0; i < issues->size() && r.ok(); ++i) {
+      Issue issue;
+      readIssue((*issues)[i], "issues[" + std::to_string(i) + "]", &issue, err);
+      p.issues.push_back(std::move(issue));
+    }
+  }
+  if (!r.ok()) return std::nullopt;
+  return p;
+}
+
+}  // namespace
+
+json toJson(const Profile& profile) {
+  try {
+    json issues = json::array();
+    for (const Issue& i : profile.issues) issues.push_back(issueJson(i));
+    const ProgramInfo& p = profile.program;
+    return json{{"schema_version", kSchemaVersion},
+                {"program",
+                 {{"command", p.command},
+                  {"pid", p.pid},
+                  {"wall_ms", number(p.wall_ms)},
+                  {"threads", p.threads},
+                  {"total_accesses", p.total_accesses},
+                  {"access_data", p.access_data}}},
+                {"thresholds", asObject(profile.thresholds)},
+                {"notes", profile.notes},
+                {"issues", std::move(issues)}};
+  } catch (...) {
+    return json{{"schema_version", kSchemaVersion}, {"error", "out of memory"}};
+  }
+}
+
+std::optional<Profile> fromJson(const json& j, std::string* error) {
+  std::string local;
+  std::string* err = error != nullptr ? error : &local;
+  err->clear();
+  try {
+    return read(j, err);
+  } catch (const std::exception& e) {
+    *err = std::string("cannot read profile: ") + e.what();
+  } catch (...) {
+    *err = "cannot read profile: unknown error";
+  }
+  return std::nullopt;
+}
+
+std::optional<Profile> fromJsonText(const std::string& text, std::string* error) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const std::exception& e) {
+    if (error != nullptr) *error = std::string("invalid JSON: ") + e.what();
+    return std::nullopt;
+  }
+  return fromJson(j, error);
+}
+
+}  // namespace numaperf::report

@@ -1,0 +1,307 @@
+#include "report/text_render.h"
+
+#include "report/fix_text.h"
+#include "report/number_format.h"
+#include "report/text_layout.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cstdio>
+#include <vector>
+
+namespace numaperf::report {
+
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kBold = "\x1b[1m";
+constexpr const char* kRed = "\x1b[1;31m";
+constexpr const char* kCyan = "\x1b[36m";
+constexpr const char* kGreen = "\x1b[32m";
+constexpr const char* kReset = "\x1b[0m";
+
+constexpr const char* kIndent = "   ";       // issue body
+constexpr const char* kSubIndent = "     ";   // stack frames, evidence entries
+constexpr size_t kMinWidth = 20;
+constexpr int kMaxEvidenceDepth = 3;
+
+std::string hex(uint64_t v) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
+  return buf;
+}
+
+std::string humanKind(const std::string& kind) {
+  std::string s = kind.empty() ? std::string("issue") : kind;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
+}
+
+class Writer {
+ public:
+  explicit Writer(const TextOptions& o) : opt_(o), width_(std::max(o.width, kMinWidth)) {}
+
+  size_t width() const { return width_; }
+
+  // Emits a laid-out line; the first `paint_len` bytes get `color`.
+  void line(const std::string& text, const char* color = nullptr, size_t paint_len = SIZE_MAX) {
+    std::string l = truncateRight(text, width_);
+    if (opt_.color && color != nullptr && !l.empty()) {
+      size_t n = std::min(paint_len, l.size());
+      out_ += color;
+      out_.append(l, 0, n);
+      out_ += kReset;
+      out_.append(l, n, std::string::npos);
+    } else {
+      out_ += l;
+    }
+    out_ += '\n';
+  }
+
+  void blank() { out_ += '\n'; }
+
+  void wrapped(const std::string& text, const std::string& first, const std::string& next,
+               const char* color = nullptr, size_t paint_len = SIZE_MAX) {
+    for (const std::string& l : wrapText(text, width_, first, next)) {
+      line(l, color, paint_len);
+      color = nullptr;  // only the first line carries the painted label
+    }
+  }
+
+  std::string take() { return std::move(out_); }
+
+ private:
+  const TextOptions& opt_;
+  size_t width_;
+  std::string out_;
+};
+
+// ---- header -----------------------------------------------------------------
+
+std::string joinCommand(const std::vector<std::string>& command) {
+  std::string s;
+  for (const std::string& arg : command) {
+    if (!s.empty()) s += ' ';
+    bool quote = arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos;
+    s += quote ? "'" + arg + "'" : arg;
+  }
+  return s.empty() ? std::string("(unknown)") : s;
+}
+
+std::string jsonScalar(const json& v) {
+  switch (v.type()) {
+    case json::value_t::string: return v.get<std::string>();
+    case json::value_t::number_float: return formatShortest(v.get<double>());
+    case json::value_t::number_integer:
+    case json::value_t::number_unsigned:
+    case json::value_t::boolean:
+    case json::value_t::null: return v.dump();
+    case json::value_t::array: return "[" + std::to_string(v.size()) + " items]";
+    case json::value_t::object: return "{" + std::to_string(v.size()) + " fields}";
+    default: return "?";
+  }
+}
+
+std::string thresholdsText(const json& thresholds) {
+  if (!thresholds.is_object() || thresholds.empty()) return "(none recorded)";
+  std::string s;
+  for (auto it = thresholds.begin(); it != thresholds.end(); ++it) {
+    if (!s.empty()) s += ", ";
+    s += it.key() + " " + jsonScalar(it.value());
+  }
+  return s;
+}
+
+void renderHeader(const Profile& p, Writer& w) {
+  const ProgramInfo& prog = p.program;
+  w.line("numaperf NUMA report", kBold);
+  w.line("command:    " + joinCommand(prog.command));
+  w.line("pid:        " + std::to_string(prog.pid));
+  w.line("run time:   " + formatFixed(prog.wall_ms, 1) + " ms");
+  w.line("threads:    " + std::to_string(prog.threads));
+  if (prog.access_data) {
+    w.line("accesses:   " + std::to_string(prog.total_accesses) + " instrumented");
+  } else {
+    w.line("accesses:   none (no instrumented code ran)");
+  }
+  w.wrapped(thresholdsText(p.thresholds), "thresholds: ", "            ");
+}
+
+// ---- one issue --------------------------------------------------------------
+
+std::string objectText(const ObjectInfo& o) {
+  std::string kind = o.kind.empty() ? std::string("object") : o.kind;
+  std::string s = kind;
+  if (o.name) s += " '" + *o.name + "'";
+  std::string size = std::to_string(o.size) + " bytes";
+  if (o.size >= 1024) size += " (" + formatBytes(o.size) + ")";
+  if (o.instances > 1) {
+    s += ", " + std::to_string(o.instances) + " instances, largest " + size;
+  } else {
+    s += ", " + size;
+  }
+  return s;
+}
+
+void renderSite(const ObjectInfo& o, Writer& w) {
+  const bool global = o.kind == "global";
+  const std::string verb = global ? "defined" : "allocated";
+  const SourceLocation& site = o.site;
+  const std::string in = site.function.empty() ? std::string() : " in " + site.function;
+  if (!site.file.empty()) {
+    std::string after = site.line > 0 ? ":" + std::to_string(site.line) : std::string();
+    w.line(fitPath(kIndent + verb + " at ", site.file, after + in, w.width()));
+  } else if (!site.function.empty()) {
+    w.line(kIndent + verb + in + " (no line information)");
+  } else {
+    w.line(kIndent + verb + " at an unknown site");
+  }
+}
+
+std::string moduleText(const Frame& f) {
+  return f.module.empty() ? std::string() : f.module + "+" + hex(f.module_offset);
+}
+
+void renderFrame(size_t index, const Frame& f, Writer& w) {
+  const std::string num = kSubIndent + std::string("#") + std::to_string(index) + " ";
+  const SourceLocation& loc = f.location;
+  const std::string func = loc.function.empty() ? hex(f.pc) : loc.function;
+  if (!loc.file.empty()) {
+    std::string after = loc.line > 0 ? ":" + std::to_string(loc.line) : std::string();
+    w.line(fitPath(num + func + " at ", loc.file, after, w.width()));
+  } else if (!f.module.empty()) {
+    w.line(fitPath(num + func + " (", moduleText(f), ")", w.width()));
+  } else {
+    w.line(num + func);
+  }
+}
+
+void renderStack(const ObjectInfo& o, const TextOptions& opt, Writer& w) {
+  if (o.stack.empty()) return;
+  w.line(std::string(kIndent) + "stack:", kCyan);
+  size_t shown = opt.max_frames == 0 ? o.stack.size() : std::min(opt.max_frames, o.stack.size());
+  for (size_t i = 0; i < shown; ++i) renderFrame(i, o.stack[i], w);
+  if (shown < o.stack.size()) {
+    size_t more = o.stack.size() - shown;
+    w.line(kSubIndent + std::string("... ") + std::to_string(more) + " more frame" +
+           (more == 1 ? "" : "s"));
+  }
+}
+
+// Arrays of scalars are listed inline (cut to the line width with the item
+// count); arrays holding objects or arrays are summarised by their size.
+std::string arrayText(const json& a, size_t room) {
+  const std::string count = std::to_string(a.size()) + (a.size() == 1 ? " item" : " items");
+  bool scalars = std::all_of(a.begin(), a.end(), [](const json& e) { return e.is_primitive(); });
+  if (!scalars || a.empty()) return "[" + count + "]";
+  std::string full = "[";
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (i > 0) full += ", ";
+    full += jsonScalar(a[i]);
+  }
+  full += "]";
+  if (displayWidth(full) <= room) return full;
+  const std::string tail = ", ... (" + count + ")]";
+  std::string s = "[";
+  for (size_t i = 0; i < a.size(); ++i) {
+    std::string item = (i > 0 ? ", " : "") + jsonScalar(a[i]);
+    if (displayWidth(s + item + tail) > room) break;
+    s += item;
+  }
+  if (s == "[") return "[" + count + "]";
+  return s + tail;
+}
+
+void renderEvidenceObject(const json& obj, const std::string& indent, int depth, Writer& w) {
+  for (auto it = obj.begin(); it != obj.end(); ++it) {
+    const std::string prefix = indent + it.key() + ": ";
+    const json& v = it.value();
+    if (v.is_object() && !v.empty() && depth < kMaxEvidenceDepth) {
+      w.line(indent + it.key() + ":");
+      renderEvidenceObject(v, indent + "  ", depth + 1, w);
+    } else if (v.is_array()) {
+      size_t used = displayWidth(prefix);
+      w.line(prefix + arrayText(v, used < w.width() ? w.width() - used : 0));
+    } else if (v.is_string()) {
+      w.wrapped(v.get<std::string>(), prefix, indent + "  ");
+    } else {
+      w.line(prefix + jsonScalar(v));
+    }
+  }
+}
+
+void renderEvidence(const json& evidence, Writer& w) {
+  if (!evidence.is_object() || evidence.empty()) return;
+  w.line(std::string(kIndent) + "evidence:", kCyan);
+  renderEvidenceObject(evidence, kSubIndent, 1, w);
+}
+
+void renderIssue(size_t rank, const Issue& issue, const TextOptions& opt, Writer& w) {
+  const std::string label = "#" + std::to_string(rank) + " " + humanKind(issue.kind);
+  std::string title = label + "  score " + formatFixed(issue.score, 1) + " /ms (threshold " +
+                      formatShortest(issue.threshold) + ")  normalized " +
+                      formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
+  w.line(title, kRed, label.size());
+  const std::string obj_label = std::string(kIndent) + "object: ";
+  w.line(obj_label + objectText(issue.object));
+  renderSite(issue.object, w);
+  renderStack(issue.object, opt, w);
+  renderEvidence(issue.evidence, w);
+  if (!issue.fix.empty()) {
+    const std::string fix_label = std::string(kIndent) + "fix: ";
+    w.wrapped(fixSentence(issue.fix), fix_label, std::string(kIndent) + "     ", kGreen,
+              fix_label.size());
+  }
+}
+
+void renderIssues(const Profile& p, const TextOptions& opt, Writer& w) {
+  const size_t total = p.issues.size();
+  if (total == 0) {
+    w.line("no NUMA issues above threshold", kBold);
+    return;
+  }
+  const size_t shown = opt.top == 0 ? total : std::min(opt.top, total);
+  std::string summary = std::to_string(total) + (total == 1 ? " issue" : " issues") +
+                        " above threshold, most serious first";
+  if (shown < total) summary += " (showing the top " + std::to_string(shown) + ")";
+  w.line(summary, kBold);
+  for (size_t i = 0; i < shown; ++i) {
+    w.blank();
+    renderIssue(i + 1, p.issues[i], opt, w);
+  }
+  if (shown < total) {
+    w.blank();
+    size_t more = total - shown;
+    w.line("... " + std::to_string(more) + " more issue" + (more == 1 ? "" : "s") +
+           " not shown");
+  }
+}
+
+void renderNotes(const Profile& p, Writer& w) {
+  if (p.notes.empty()) return;
+  w.blank();
+  w.line("notes:", kBold);
+  for (const std::string& note : p.notes) w.wrapped(note, "  - ", "    ");
+}
+
+}  // namespace
+
+std::string renderText(const Profile& profile, const TextOptions& options) {
+  Writer w(options);
+  try {
+    renderHeader(profile, w);
+    w.blank();
+    renderIssues(profile, options, w);
+    renderNotes(profile, w);
+  } catch (...) {
+    // Out of memory or a malformed evidence value: keep what was rendered.
+  }
+  try {
+    return w.take();
+  } catch (...) {
+    return std::string();
+  }
+}
+
+}  // namespace numaperf::report

@@ -1,0 +1,139 @@
+#include "symbolize/symbolizer.h"
+
+#include "symbolize/demangle.h"
+
+#include <dwarf.h>
+#include <elfutils/libdw.h>
+#include <elfutils/libdwfl.h>
+
+#include <cstdlib>
+
+namespace numaperf::symbolize {
+
+namespace {
+
+// Offline callbacks: find separate debuginfo the standard way (build-id,
+// .gnu_debuglink, /usr/lib/debug). Constant-initialized: no global ctor.
+char* g_debuginfo_path = nullptr;
+const Dwfl_Callbacks kCallbacks = {
+    dwfl_build_id_find_elf,
+    dwfl_standard_find_debuginfo,
+    dwfl_offline_section_address,
+    &g_debuginfo_path,
+};
+
+const char* dieAttrString(Dwarf_Die* die, unsigned int name) {
+  Dwarf_Attribute attr;
+  if (dwarf_attr_integrate(die, name, &attr) == nullptr) return nullptr;
+  return dwarf_formstring(&attr);
+}
+
+// Name from the ELF symbol table (demangled), empty if none.
+std::string symbolName(Dwfl_Module* mod, Dwarf_Addr addr) {
+  GElf_Off offset = 0;
+  GElf_Sym sym;
+  const char* name = dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
+  return name != nullptr ? demangle(name) : std::string();
+}
+
+// Name of the innermost function (inlined or not) containing the address,
+// demangled and qualified when the DWARF has a linkage name. Functions with
+// internal linkage (anonymous namespaces, static) often lack one; for those
+// the symbol table's mangled name gives the qualified form, as long as the
+// address is not inside an inlined call (the symbol would name the caller).
+// Falls back to the symbol table when the DWARF has no scope for addr.
+std::string functionName(Dwfl_Module* mod, Dwarf_Addr addr) {
+  Dwarf_Addr bias = 0;
+  Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+  if (cu == nullptr) return symbolName(mod, addr);
+  Dwarf_Die* scopes = nullptr;
+  int n = dwarf_getscopes(cu, addr - bias, &scopes);
+  std::string result;
+  bool found = false;
+  for (int i = 0; i < n; ++i) {
+    int tag = dwarf_tag(&scopes[i]);
+    if (tag != DW_TAG_subprogram && tag != DW_TAG_inlined_subroutine) continue;
+    found = true;
+    const char* linkage = dieAttrString(&scopes[i], DW_AT_linkage_name);
+    if (linkage == nullptr) linkage = dieAttrString(&scopes[i], DW_AT_MIPS_linkage_name);
+    if (linkage != nullptr) {
+      result = demangle(linkage);
+    } else {
+      const char* name = dieAttrString(&scopes[i], DW_AT_name);
+      if (name != nullptr) result = name;
+      if (tag == DW_TAG_subprogram) {
+        std::string sym = symbolName(mod, addr);
+        // Prefer the symbol when it is the same function, just qualified.
+        if (!sym.empty() && (result.empty() || sym.find(result) != std::string::npos))
+          result = sym;
+      }
+    }
+    break;
+  }
+  std::free(scopes);
+  if (!found) return symbolName(mod, addr);
+  return result;
+}
+
+}  // namespace
+
+Symbolizer::Symbolizer(std::vector<ModuleInfo> modules) : modules_(std::move(modules)) {
+  dwfl_ = dwfl_begin(&kCallbacks);
+  if (dwfl_ == nullptr) return;
+  dwfl_report_begin(dwfl_);
+  for (const ModuleInfo& m : modules_) {
+    if (m.path.empty() || m.path[0] != '/') continue;  // vDSO and the like
+    // add_p_vaddr=true: base is the load bias (dlpi_addr), which is 0 for
+    // non-PIE executables and the mapping base for PIE / shared objects.
+    Dwfl_Module* mod = dwfl_report_elf(dwfl_, m.path.c_str(), m.path.c_str(), -1,
+                                       m.load_bias, true);
+    if (mod != nullptr) ++reported_;
+  }
+  dwfl_report_end(dwfl_, nullptr, nullptr);
+}
+
+Symbolizer::~Symbolizer() {
+  if (dwfl_ != nullptr) dwfl_end(dwfl_);
+}
+
+report::Frame Symbolizer::symbolize(uint64_t pc, bool is_return_address) {
+  try {
+    auto key = std::make_pair(pc, is_return_address);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) return it->second;
+    report::Frame frame = lookup(pc, is_return_address);
+    cache_.emplace(key, frame);
+    return frame;
+  } catch (...) {
+    report::Frame frame;
+    frame.pc = pc;
+    return frame;
+  }
+}
+
+report::Frame Symbolizer::lookup(uint64_t pc, bool is_return_address) {
+  report::Frame frame;
+  frame.pc = pc;
+  const ModuleInfo* info = findModule(modules_, pc);
+  if (info != nullptr) {
+    frame.module = info->path;
+    frame.module_offset = pc - info->load_bias;
+  }
+  if (dwfl_ == nullptr || pc == 0) return frame;
+  const Dwarf_Addr addr = (is_return_address && pc > 0) ? pc - 1 : pc;
+  Dwfl_Module* mod = dwfl_addrmodule(dwfl_, addr);
+  if (mod == nullptr) return frame;
+
+  if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
+    int lineno = 0;
+    const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
+    if (file != nullptr && lineno > 0) {
+      frame.location.file = file;
+      frame.location.line = static_cast<uint32_t>(lineno);
+    }
+  }
+  frame.location.function = functionName(mod, addr);
+  return frame;
+}
+
+}  // namespace numaperf::symbolize

@@ -1,0 +1,51 @@
+// Turns run-time code addresses into report frames (module, offset, file,
+// line, function) using the DWARF of each module (elfutils libdwfl, offline
+// mode: every module is reported at its real load bias, so PIE executables
+// and shared libraries resolve).
+#pragma once
+
+#include "report/profile_model.h"
+#include "symbolize/module_snapshot.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+struct Dwfl;
+
+namespace numaperf::symbolize {
+
+class Symbolizer {
+ public:
+  // Builds a symbolizer over a module snapshot (normally snapshotModules()
+  // taken just before symbolizing). Modules whose file cannot be opened are
+  // skipped; their addresses still get module + offset.
+  explicit Symbolizer(std::vector<ModuleInfo> modules);
+  ~Symbolizer();
+  Symbolizer(const Symbolizer&) = delete;
+  Symbolizer& operator=(const Symbolizer&) = delete;
+
+  // Symbolizes pc. For return addresses (stack frames above the innermost)
+  // the lookup uses pc - 1 so that the call instruction is described; the
+  // frame still carries the original pc. Unknown parts stay empty / 0: no
+  // module -> empty module, offset 0; no line info -> empty file, line 0 and
+  // the function from the symbol table if there is one. Results are cached
+  // per (pc, is_return_address). Never throws. Not thread-safe.
+  report::Frame symbolize(uint64_t pc, bool is_return_address);
+
+  // Modules that could be opened for DWARF lookup (for diagnostics).
+  size_t reportedModules() const { return reported_; }
+  const std::vector<ModuleInfo>& modules() const { return modules_; }
+
+ private:
+  report::Frame lookup(uint64_t pc, bool is_return_address);
+
+  std::vector<ModuleInfo> modules_;
+  Dwfl* dwfl_ = nullptr;
+  size_t reported_ = 0;
+  std::map<std::pair<uint64_t, bool>, report::Frame> cache_;
+};
+
+}  // namespace numaperf::symbolize
