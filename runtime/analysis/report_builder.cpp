@@ -1,0 +1,187 @@
+#include "analysis/report_builder.h"
+
+#include "analysis/site_aggregation.h"
+#include "common/log.h"
+#include "core/object_registry.h"
+#include "core/thread_registry.h"
+#include "report/atomic_write.h"
+#include "report/json_io.h"
+#include "report/text_render.h"
+#include "symbolize/module_snapshot.h"
+#include "symbolize/symbolizer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fcntl.h>
+#include <string>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace numaperf {
+namespace {
+
+struct ProcessInfo {
+  std::vector<std::string> command;
+  std::string program_name;
+  std::string start_directory;
+  int64_t pid = 0;
+};
+ProcessInfo *g_process = nullptr;
+
+std::vector<std::string> readCommandLine() {
+  std::vector<std::string> args;
+  int fd = open("/proc/self/cmdline", O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return args;
+  std::string data;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fd, buf, sizeof buf)) > 0) data.append(buf, size_t(n));
+  close(fd);
+  size_t pos = 0;
+  while (pos < data.size()) {
+    size_t end = data.find('\0', pos);
+    if (end == std::string::npos) end = data.size();
+    args.push_back(data.substr(pos, end - pos));
+    pos = end + 1;
+  }
+  return args;
+}
+
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool isDirectory(const std::string &path) {
+  struct stat st;
+  return stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string absolute(const std::string &path) {
+  if (path.empty() || path[0] == '/' || !g_process) return path;
+  return g_process->start_directory + "/" + path;
+}
+
+std::string jsonPath(const RuntimeConfig &config) {
+  std::string name = "numaperf-" + g_process->program_name + "-" +
+                     std::to_string(g_process->pid) + ".json";
+  if (config.json_path.empty()) return absolute(name);
+  std::string path = absolute(config.json_path);
+  if (isDirectory(path)) return path + "/" + name;
+  return path;
+}
+
+double fixedThresholdScore(uint64_t count, double wall_ms) {
+  return wall_ms > 0 ? double(count) / wall_ms : double(count);
+}
+
+report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
+                             uint64_t end_ns) {
+  report::Profile profile;
+  profile.program.command = g_process->command;
+  profile.program.pid = g_process->pid;
+  profile.program.wall_ms = double(end_ns - start_ns) / 1e6;
+  uint64_t total_accesses = 0, total_remote = 0;
+  threadRegistry().forEach([&](const ThreadState &t) {
+    total_accesses += t.accesses;
+    total_remote += t.remote_accesses;
+  });
+  profile.program.threads = threadRegistry().threadCount();
+  profile.program.total_accesses = total_accesses;
+  profile.program.access_data = total_accesses > 0;
+  profile.thresholds["remote_access"] = config.remote_threshold;
+
+  objectRegistry().foldAll();
+  symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
+  uint64_t attributed = 0;
+  for (ObjectTotals &t : collectObjectTotals(symbolizer, config.stack_depth)) {
+    attributed += t.remote_accesses;
+    report::Issue issue;
+    issue.kind = "remote_access";
+    issue.score = fixedThresholdScore(t.remote_accesses, profile.program.wall_ms);
+    issue.normalized_score =
+        total_accesses ? double(t.remote_accesses) * 1000.0 / double(total_accesses) : 0;
+    issue.threshold = config.remote_threshold;
+    if (issue.score < issue.threshold) continue;
+    issue.object = std::move(t.object);
+    issue.fix = "page_interleave";
+    issue.evidence["remote_accesses"] = t.remote_accesses;
+    issue.evidence["share_of_remote_accesses"] =
+        total_remote ? double(t.remote_accesses) / double(total_remote) : 0.0;
+    profile.issues.push_back(std::move(issue));
+  }
+  std::stable_sort(profile.issues.begin(), profile.issues.end(),
+                   [](const report::Issue &a, const report::Issue &b) {
+                     return a.score > b.score;
+                   });
+
+  if (!profile.program.access_data)
+    profile.notes.push_back(
+        "no instrumented memory access ran: build the program with numaperf-clang / "
+        "numaperf-clang++ to get access data");
+  if (total_remote > attributed && total_remote - attributed > total_remote / 100)
+    profile.notes.push_back(
+        std::to_string(total_remote - attributed) +
+        " predicted remote accesses fell outside tracked heap objects and globals "
+        "(stack, mmap or untracked memory)");
+  return profile;
+}
+
+void writeText(const RuntimeConfig &config, const report::Profile &profile) {
+  if (config.report_path == "none") return;
+  report::TextOptions options;
+  bool to_stderr = config.report_path.empty() || config.report_path == "-";
+  options.color = to_stderr && isatty(2) && getenv("NO_COLOR") == nullptr;
+  std::string text = report::renderText(profile, options);
+  if (to_stderr) {
+    const char *p = text.data();
+    size_t left = text.size();
+    while (left > 0) {
+      ssize_t w = write(2, p, left);
+      if (w < 0 && errno == EINTR) continue;
+      if (w <= 0) break;
+      p += w;
+      left -= size_t(w);
+    }
+    return;
+  }
+  std::string error;
+  std::string path = absolute(config.report_path);
+  if (!report::writeFileAtomically(path, text, &error))
+    logMessage("cannot write the report to %s: %s", path.c_str(), error.c_str());
+}
+
+void writeJson(const RuntimeConfig &config, const report::Profile &profile) {
+  if (config.json_path == "none") return;
+  std::string path = jsonPath(config);
+  std::string error;
+  if (!report::writeFileAtomically(path, report::toJson(profile).dump(2) + "\n", &error))
+    logMessage("cannot write the profile to %s: %s", path.c_str(), error.c_str());
+}
+
+}  // namespace
+
+void captureProcessInfo() {
+  g_process = new ProcessInfo();
+  g_process->pid = getpid();
+  g_process->command = readCommandLine();
+  g_process->program_name =
+      g_process->command.empty() ? "program" : baseName(g_process->command[0]);
+  char cwd[4096];
+  if (getcwd(cwd, sizeof cwd)) g_process->start_directory = cwd;
+}
+
+void writeReport(const RuntimeConfig &config, uint64_t start_ns, uint64_t end_ns) {
+  try {
+    report::Profile profile = buildProfile(config, start_ns, end_ns);
+    writeText(config, profile);
+    writeJson(config, profile);
+  } catch (const std::exception &e) {
+    logMessage("internal error while writing the report: %s", e.what());
+  }
+}
+
+}  // namespace numaperf

@@ -1,0 +1,66 @@
+#include "analysis/site_aggregation.h"
+
+#include "core/object_registry.h"
+#include "core/stack_store.h"
+#include "symbolize/demangle.h"
+#include "symbolize/symbolizer.h"
+
+#include <map>
+#include <string>
+
+namespace numaperf {
+namespace {
+
+std::string siteKey(const report::Frame &f) {
+  if (!f.location.file.empty())
+    return f.location.file + ":" + std::to_string(f.location.line) + ":" + f.location.function;
+  return f.module + "+" + std::to_string(f.module_offset);
+}
+
+}  // namespace
+
+std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
+                                              uint32_t max_frames) {
+  std::map<std::string, ObjectTotals> heap_sites;
+  std::map<std::string, uint64_t> heaviest_stack;  // site -> remote of its shown stack
+  for (StackRecord *r = stackStore().first(); r; r = r->next_in_store) {
+    uint64_t remote = r->remote_accesses.load(std::memory_order_relaxed);
+    if (remote == 0) continue;
+    std::vector<report::Frame> frames;
+    for (uint32_t i = 0; i < r->depth && i < max_frames; ++i)
+      frames.push_back(symbolizer.symbolize(r->frames[i], /*is_return_address=*/true));
+    std::string key = frames.empty() ? std::string("<unknown>") : siteKey(frames.front());
+    bool fresh = heap_sites.find(key) == heap_sites.end();
+    ObjectTotals &t = heap_sites[key];
+    if (fresh) t.object.instances = 0;
+    t.object.kind = "heap";
+    t.remote_accesses += remote;
+    uint64_t instances = r->instances.load(std::memory_order_relaxed);
+    uint64_t size = r->max_size.load(std::memory_order_relaxed);
+    t.object.instances += instances;
+    if (size > t.object.size) t.object.size = size;
+    if (remote > heaviest_stack[key]) {  // show the stack that matters most
+      heaviest_stack[key] = remote;
+      if (!frames.empty()) t.object.site = frames.front().location;
+      t.object.stack = std::move(frames);
+    }
+  }
+  std::vector<ObjectTotals> out;
+  for (auto &entry : heap_sites) out.push_back(std::move(entry.second));
+
+  for (GlobalObject *g = objectRegistry().firstGlobal(); g; g = g->next) {
+    uint64_t remote = g->remote_accesses.load(std::memory_order_relaxed);
+    if (remote == 0) continue;
+    ObjectTotals t;
+    t.object.kind = "global";
+    t.object.name = symbolize::demangle(g->name ? g->name : "");
+    t.object.size = g->size;
+    t.object.site.file = g->file ? g->file : "";
+    t.object.site.line = g->line;
+    t.remote_accesses = remote;
+    out.push_back(std::move(t));
+  }
+  return out;
+}
+
+}  // namespace numaperf

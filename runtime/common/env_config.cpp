@@ -1,0 +1,91 @@
+#include "common/env_config.h"
+
+#include "common/log.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+
+namespace numaperf {
+
+bool parseDouble(const char *text, double min, double max, double *out) {
+  if (!text || !*text) return false;
+  errno = 0;
+  char *end = nullptr;
+  double v = strtod(text, &end);
+  if (errno != 0 || end == text || *end != '\0' || !std::isfinite(v)) return false;
+  if (v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+bool parseUnsigned(const char *text, uint64_t min, uint64_t max, uint64_t *out) {
+  if (!text || !*text || *text == '-' || *text == '+') return false;
+  errno = 0;
+  char *end = nullptr;
+  unsigned long long v = strtoull(text, &end, 10);
+  if (errno != 0 || end == text || *end != '\0') return false;
+  if (v < min || v > max) return false;
+  *out = v;
+  return true;
+}
+
+bool parseBool(const char *text, bool *out) {
+  if (!text) return false;
+  static const char *const kTrue[] = {"1", "yes", "true", "on"};
+  static const char *const kFalse[] = {"0", "no", "false", "off"};
+  for (const char *t : kTrue)
+    if (strcasecmp(text, t) == 0) return *out = true, true;
+  for (const char *f : kFalse)
+    if (strcasecmp(text, f) == 0) return *out = false, true;
+  return false;
+}
+
+namespace {
+
+void readDouble(const char *name, double min, double max, double *value) {
+  const char *text = getenv(name);
+  if (!text) return;
+  if (!parseDouble(text, min, max, value))
+    logMessage("%s='%s' is not a number in [%g, %g]; using %g", name, text, min,
+               max, *value);
+}
+
+void readUnsigned(const char *name, uint64_t min, uint64_t max, uint32_t *value) {
+  const char *text = getenv(name);
+  if (!text) return;
+  uint64_t v;
+  if (parseUnsigned(text, min, max, &v))
+    *value = static_cast<uint32_t>(v);
+  else
+    logMessage("%s='%s' is not a whole number in [%llu, %llu]; using %u", name,
+               text, (unsigned long long)min, (unsigned long long)max, *value);
+}
+
+void readBool(const char *name, bool *value) {
+  const char *text = getenv(name);
+  if (!text) return;
+  if (!parseBool(text, value))
+    logMessage("%s='%s' is not one of 1/0, yes/no, true/false, on/off; using %s",
+               name, text, *value ? "1" : "0");
+}
+
+void readString(const char *name, std::string *value) {
+  const char *text = getenv(name);
+  if (text) *value = text;
+}
+
+}  // namespace
+
+RuntimeConfig loadRuntimeConfig() {
+  RuntimeConfig c;
+  readString("NUMAPERF_REPORT", &c.report_path);
+  readString("NUMAPERF_JSON", &c.json_path);
+  readDouble("NUMAPERF_REMOTE_THRESHOLD", 0, 1e15, &c.remote_threshold);
+  readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
+  readBool("NUMAPERF_QUIET", &c.quiet);
+  return c;
+}
+
+}  // namespace numaperf

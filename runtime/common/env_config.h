@@ -1,0 +1,35 @@
+// Run-time settings read once from NUMAPERF_* environment variables. A bad
+// value never stops the program: it is named in a one-line message and the
+// default is used instead.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace numaperf {
+
+struct RuntimeConfig {
+  // Text report destination: "" = stderr, "none" = no text report.
+  std::string report_path;
+  // JSON profile destination: a file, or a directory for the default name
+  // numaperf-<program>-<pid>.json; "" = that name in the start-up working
+  // directory; "none" = no JSON.
+  std::string json_path;
+  // Remote-access score threshold (remote accesses per millisecond).
+  double remote_threshold = 1500.0;
+  // Frames kept per allocation stack.
+  uint32_t stack_depth = 16;
+  // Print the report even when it lists no issue.
+  bool quiet = false;
+};
+
+// Reads the environment; messages about bad values go to stderr.
+RuntimeConfig loadRuntimeConfig();
+
+// Parsers shared with the tools. Each returns false (and leaves `out`
+// untouched) when `text` is not a complete, in-range value.
+bool parseDouble(const char *text, double min, double max, double *out);
+bool parseUnsigned(const char *text, uint64_t min, uint64_t max, uint64_t *out);
+bool parseBool(const char *text, bool *out);
+
+}  // namespace numaperf

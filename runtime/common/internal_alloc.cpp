@@ -1,0 +1,96 @@
+#include "common/internal_alloc.h"
+
+#include "common/spin_lock.h"
+
+#include <atomic>
+#include <cstring>
+#include <sys/mman.h>
+
+namespace numaperf {
+namespace {
+
+// Power-of-two size classes from 16 bytes to 64 KiB; larger blocks are
+// mapped directly.
+constexpr size_t kMinShift = 4;
+constexpr size_t kMaxShift = 16;
+constexpr size_t kClasses = kMaxShift - kMinShift + 1;
+constexpr size_t kChunk = 1 << 20;
+
+struct FreeBlock {
+  FreeBlock *next;
+};
+
+struct SizeClass {
+  SpinLock lock;
+  FreeBlock *free_list = nullptr;
+  char *bump = nullptr;
+  char *bump_end = nullptr;
+};
+
+SizeClass g_classes[kClasses];
+std::atomic<uint64_t> g_mapped{0};
+
+size_t classIndex(size_t size) {
+  size_t shift = kMinShift;
+  while ((size_t(1) << shift) < size) ++shift;
+  return shift - kMinShift;
+}
+
+void *mapFresh(size_t size) {
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  g_mapped.fetch_add(size, std::memory_order_relaxed);
+  return p;
+}
+
+}  // namespace
+
+void *internalAlloc(size_t size) {
+  if (size == 0) size = 1;
+  if (size > (size_t(1) << kMaxShift)) return mapFresh(size);
+  size_t ci = classIndex(size);
+  size_t block = size_t(1) << (ci + kMinShift);
+  SizeClass &c = g_classes[ci];
+  SpinLockGuard guard(c.lock);
+  if (c.free_list) {
+    FreeBlock *b = c.free_list;
+    c.free_list = b->next;
+    memset(b, 0, block);
+    return b;
+  }
+  if (c.bump == nullptr || c.bump + block > c.bump_end) {
+    char *chunk = static_cast<char *>(mapFresh(kChunk));
+    if (!chunk) return nullptr;
+    c.bump = chunk;
+    c.bump_end = chunk + kChunk;
+  }
+  void *p = c.bump;  // fresh mmap memory is already zero
+  c.bump += block;
+  return p;
+}
+
+void internalFree(void *p, size_t size) {
+  if (!p) return;
+  if (size == 0) size = 1;
+  if (size > (size_t(1) << kMaxShift)) {
+    munmap(p, size);
+    g_mapped.fetch_sub(size, std::memory_order_relaxed);
+    return;
+  }
+  SizeClass &c = g_classes[classIndex(size)];
+  SpinLockGuard guard(c.lock);
+  auto *b = static_cast<FreeBlock *>(p);
+  b->next = c.free_list;
+  c.free_list = b;
+}
+
+uint64_t internalBytesMapped() { return g_mapped.load(std::memory_order_relaxed); }
+
+void *reserveAddressSpace(size_t size) {
+  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
+                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  return p == MAP_FAILED ? nullptr : p;
+}
+
+}  // namespace numaperf

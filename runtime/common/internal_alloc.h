@@ -1,0 +1,37 @@
+// The runtime's own allocator: memory for thread records, page detail, stack
+// records and object tables comes from here, never from the program's heap,
+// so profiling does not change what the program's malloc sees and the
+// runtime can allocate from inside its malloc interceptor.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <new>
+#include <utility>
+
+namespace numaperf {
+
+// Zero-filled memory; nullptr when the system refuses (the caller degrades).
+void *internalAlloc(size_t size);
+void internalFree(void *p, size_t size);
+// Bytes currently mapped by the internal allocator (for the report).
+uint64_t internalBytesMapped();
+
+template <typename T, typename... Args>
+T *internalNew(Args &&...args) {
+  void *p = internalAlloc(sizeof(T));
+  return p ? new (p) T(std::forward<Args>(args)...) : nullptr;
+}
+
+template <typename T>
+void internalDelete(T *p) {
+  if (!p) return;
+  p->~T();
+  internalFree(p, sizeof(T));
+}
+
+// Reserve address space without committing it (shadow memory). Returns
+// nullptr on failure.
+void *reserveAddressSpace(size_t size);
+
+}  // namespace numaperf

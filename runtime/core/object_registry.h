@@ -1,0 +1,78 @@
+// The objects that accesses are attributed to: live heap blocks (keyed by
+// start address, sharded so threads rarely meet on a lock) and the global
+// variables that instrumented modules register. When a heap block is freed or
+// the program exits, the remote-access counts its bytes gathered in shadow
+// memory are taken and added to its allocation site (StackRecord) or global,
+// so freed objects keep their totals and reused addresses start fresh.
+#pragma once
+
+#include "common/spin_lock.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace numaperf {
+
+struct StackRecord;
+
+struct HeapObject {
+  HeapObject *next = nullptr;
+  uintptr_t start = 0;
+  uint64_t size = 0;
+  StackRecord *site = nullptr;  // may be nullptr when the store is full
+};
+
+struct GlobalObject {
+  GlobalObject *next = nullptr;
+  uintptr_t start = 0;
+  uint64_t size = 0;
+  const char *name = nullptr;  // owned by the module that registered it
+  const char *file = nullptr;
+  uint32_t line = 0;
+  bool live = true;  // false after its module was unloaded
+  std::atomic<uint64_t> remote_accesses{0};
+  // Copies made at unregistration, since the module's strings go away.
+  char *owned_name = nullptr;
+  char *owned_file = nullptr;
+};
+
+class ObjectRegistry {
+ public:
+  void addHeap(uintptr_t start, uint64_t size, StackRecord *site);
+  // Removes the block starting at `start`, folds its counts into its site and
+  // returns true; false when the address was never tracked. With
+  // `forget_pages`, pages lying wholly inside the block lose their first
+  // toucher (see ShadowMemory::takeRemote).
+  bool removeHeap(uintptr_t start, bool forget_pages);
+  // Size of a tracked block, or 0.
+  uint64_t heapSize(uintptr_t start);
+
+  void addGlobal(uintptr_t start, uint64_t size, const char *name,
+                 const char *file, uint32_t line);
+  void removeGlobal(uintptr_t start);
+
+  // Folds the counts of every live object (used at exit).
+  void foldAll();
+  GlobalObject *firstGlobal() const { return globals_.load(std::memory_order_acquire); }
+  uint64_t liveHeapObjects() const;
+
+ private:
+  static constexpr unsigned kShards = 64;
+  struct Shard {
+    SpinLock lock;
+    HeapObject **buckets = nullptr;
+    uint64_t bucket_count = 0;
+    uint64_t size = 0;
+  };
+  static unsigned shardOf(uintptr_t start) { return (start >> 4) % kShards; }
+  static void grow(Shard &s);
+  static void fold(HeapObject &o, bool forget_pages);
+
+  Shard shards_[kShards];
+  SpinLock globals_lock_;
+  std::atomic<GlobalObject *> globals_{nullptr};
+};
+
+ObjectRegistry &objectRegistry();
+
+}  // namespace numaperf

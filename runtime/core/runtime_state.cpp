@@ -1,0 +1,110 @@
+#include "core/runtime_state.h"
+
+#include "analysis/report_builder.h"
+#include "common/internal_alloc.h"
+#include "common/log.h"
+#include "core/shadow_memory.h"
+#include "core/stack_capture.h"
+#include "interception/real_functions.h"
+
+#include <pthread.h>
+#include <sched.h>
+
+namespace numaperf {
+
+std::atomic<int> g_runtime_status{kUninitialized};
+__thread int RuntimeScope::depth_ = 0;
+
+namespace {
+
+RuntimeConfig *g_config = nullptr;
+uint64_t g_start_ns = 0;
+std::atomic<bool> g_reported{false};
+
+uintptr_t currentStackHigh() {
+  pthread_attr_t attr;
+  void *addr = nullptr;
+  size_t size = 0;
+  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
+  pthread_attr_getstack(&attr, &addr, &size);
+  pthread_attr_destroy(&attr);
+  return reinterpret_cast<uintptr_t>(addr) + size;
+}
+
+bool initialize() {
+  RuntimeScope scope;
+  resolveRealFunctions();
+  g_start_ns = monotonicNanos();
+  g_config = internalNew<RuntimeConfig>(loadRuntimeConfig());
+  if (!g_config) return false;
+  if (!shadowMemory().init()) {
+    logMessage("cannot reserve %llu GiB of address space for shadow memory "
+               "(ulimit -v or vm.overcommit_memory=2?); profiling is off",
+               (unsigned long long)(ShadowMemory::kPages * sizeof(PageEntry) >> 30));
+    return false;
+  }
+  initStackCapture();
+  threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
+  captureProcessInfo();
+  return true;
+}
+
+}  // namespace
+
+bool ensureInitialized() {
+  int s = g_runtime_status.load(std::memory_order_acquire);
+  if (s == kActive) return true;
+  if (s != kUninitialized) return false;  // disabled, finished, or in progress
+  if (!g_runtime_status.compare_exchange_strong(s, kInitializing)) {
+    // Another thread initialises; wait unless it is this thread (recursion).
+    while (g_runtime_status.load(std::memory_order_acquire) == kInitializing) {
+      if (RuntimeScope::inside()) return false;
+      sched_yield();
+    }
+    return profilingActive();
+  }
+  bool ok = initialize();
+  g_runtime_status.store(ok ? kActive : kDisabled, std::memory_order_release);
+  return ok;
+}
+
+void disableProfiling(const char *why) {
+  int s = g_runtime_status.exchange(kDisabled);
+  if (s != kDisabled && s != kFinished) logMessage("%s; profiling is off", why);
+}
+
+const RuntimeConfig &runtimeConfig() { return *g_config; }
+uint64_t runtimeStartNanos() { return g_start_ns; }
+
+ThreadState *currentThread() {
+  ThreadState *t = ThreadRegistry::current();
+  if (t) return t;
+  RuntimeScope scope;
+  return threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
+}
+
+ThreadState *registerStartedThread(void *start_routine) {
+  RuntimeScope scope;
+  return threadRegistry().registerCurrentThread(start_routine, currentStackHigh());
+}
+
+void finishAndReport() {
+  if (g_reported.exchange(true)) return;
+  int expected = kActive;
+  if (!g_runtime_status.compare_exchange_strong(expected, kFinished)) return;
+  RuntimeScope scope;
+  threadRegistry().markCurrentThreadExited();
+  writeReport(*g_config, g_start_ns, monotonicNanos());
+}
+
+}  // namespace numaperf
+
+// Start as early as possible so that the main thread gets index 0, and write
+// the report after the program's own destructors (this library is
+// initialised before the executable, so it is finalised after it).
+__attribute__((constructor(101))) static void numaperfConstructor() {
+  numaperf::ensureInitialized();
+}
+__attribute__((destructor(101))) static void numaperfDestructor() {
+  numaperf::finishAndReport();
+}

@@ -1,0 +1,43 @@
+// De-duplicating store of allocation stacks. Each distinct stack is kept once,
+// with the totals of every object allocated through it (one StackRecord is
+// one allocation site in the report). Insertion and lookup are lock-free;
+// records are never removed.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace numaperf {
+
+struct StackRecord {
+  StackRecord *next_in_bucket = nullptr;
+  StackRecord *next_in_store = nullptr;  // every record, for the report
+  uint64_t hash = 0;
+  uint32_t depth = 0;
+  uint32_t id = 0;
+  std::atomic<uint64_t> instances{0};       // objects allocated here
+  std::atomic<uint64_t> max_size{0};        // largest of them, bytes
+  std::atomic<uint64_t> remote_accesses{0}; // folded in at free and exit
+  uintptr_t frames[1];                      // `depth` entries, innermost first
+
+  void noteAllocation(uint64_t size);
+};
+
+class StackStore {
+ public:
+  // Returns the record for this stack, inserting it if new; nullptr only if
+  // memory for a new record cannot be had.
+  StackRecord *intern(const uintptr_t *frames, uint32_t depth);
+  StackRecord *first() const { return all_.load(std::memory_order_acquire); }
+  uint32_t size() const { return count_.load(std::memory_order_relaxed); }
+
+ private:
+  static constexpr uint32_t kBuckets = 1u << 16;
+  std::atomic<StackRecord *> buckets_[kBuckets] = {};
+  std::atomic<StackRecord *> all_{nullptr};
+  std::atomic<uint32_t> count_{0};
+};
+
+StackStore &stackStore();
+
+}  // namespace numaperf

@@ -1,0 +1,68 @@
+// Every thread that runs instrumented code or is created through
+// pthread_create gets a ThreadState with a dense index (0 = first thread
+// seen, normally main). Indices are never reused and have no upper limit but
+// memory. A thread reaches its own state through one TLS pointer, with no
+// lookup; records outlive their threads so the report can read them.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+#include "common/spin_lock.h"
+
+namespace numaperf {
+
+struct ThreadState {
+  uint32_t index = 0;
+  uint32_t owner_tag = 0;      // index + 1: the value stored in the page map
+  void *start_routine = nullptr;  // nullptr for main / foreign threads
+  int os_tid = 0;
+  uintptr_t stack_high = 0;    // frames above this are not walked
+  uint64_t start_ns = 0;
+  std::atomic<uint64_t> end_ns{0};  // 0 while alive
+  // Written only by the owning thread; read (racily, for the report) by
+  // others: plain counters keep the hot path free of atomics.
+  uint64_t accesses = 0;
+  uint64_t remote_accesses = 0;
+};
+
+class ThreadRegistry {
+ public:
+  // Creates the calling thread's record (idempotent) and returns it.
+  // Returns nullptr when memory for the record cannot be had.
+  ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high);
+  // Marks the calling thread as finished.
+  void markCurrentThreadExited();
+  static ThreadState *current() { return tls_self_; }
+
+  uint32_t threadCount() const { return next_index_.load(std::memory_order_acquire); }
+  // nullptr for an index whose record is not published yet.
+  ThreadState *byIndex(uint32_t index) const;
+  // Visits published records in index order. Safe while threads are added.
+  template <typename F>
+  void forEach(F &&f) const {
+    uint32_t n = threadCount();
+    for (uint32_t i = 0; i < n; ++i)
+      if (ThreadState *t = byIndex(i)) f(*t);
+  }
+
+ private:
+  static constexpr uint32_t kChunkSlots = 1024;
+  struct Chunk {
+    std::atomic<ThreadState *> slots[kChunkSlots];
+  };
+  void publish(ThreadState *t);
+
+  static __thread ThreadState *tls_self_ __attribute__((tls_model("initial-exec")));
+  std::atomic<uint32_t> next_index_{0};
+  // Directory of chunks; replaced by a larger copy when full (old copies are
+  // kept, readers may still hold them).
+  std::atomic<std::atomic<Chunk *> *> directory_{nullptr};
+  std::atomic<uint32_t> directory_capacity_{0};
+  SpinLock grow_lock_;
+};
+
+ThreadRegistry &threadRegistry();
+uint64_t monotonicNanos();
+
+}  // namespace numaperf

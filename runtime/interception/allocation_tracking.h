@@ -1,0 +1,19 @@
+// What the allocation interceptors do besides calling the real allocator:
+// record a new block with its allocation stack, and retire a block (folding
+// its shadow counts into its allocation site).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace numaperf {
+
+// True when this allocation should be recorded (profiling on, and the call
+// does not come from the runtime itself).
+bool shouldTrackAllocations();
+void recordAllocation(void *p, size_t size);
+// `forget_pages`: the addresses go back to the allocator, so a later object
+// there must not inherit this one's first toucher.
+void retireAllocation(void *p, bool forget_pages);
+
+}  // namespace numaperf
