@@ -40,6 +40,11 @@ static bool isRegistered(const GlobalVariable &GV, const DataLayout &DL) {
     if (Sec == "llvm.metadata" || hasPrefix(Sec, "__llvm"))
       return false; // metadata, profile counters
   }
+  // Private unnamed_addr constants are compiler-made anonymous data (string
+  // literals, switch tables, constant pools): no name a user would know,
+  // and read-only. Their accesses are still hooked, just not attributed.
+  if (GV.hasPrivateLinkage() && GV.hasGlobalUnnamedAddr() && GV.isConstant())
+    return false;
   if (GV.getAddressSpace() != 0)
     return false; // not addressable through a plain `const void *`
   Type *Ty = GV.getValueType();
@@ -81,6 +86,7 @@ static SourceLoc sourceLocOf(const GlobalVariable &GV) {
         Path = File->getDirectory();
         sys::path::append(Path, File->getFilename());
       }
+      sys::path::remove_dots(Path); // "dir/./a.h" -> "dir/a.h"
       L.File = std::string(Path.str());
     }
     return L;

@@ -6,7 +6,7 @@
 $inl = comdat any
 
 ; Registered: with debug info (file = directory + relative name, or the
-; absolute name as is), without debug info ("" and 0), and linkonce_odr in
+; absolute name as is; "./" dropped), without debug info ("" and 0), and linkonce_odr in
 ; a comdat (C++ inline variable: the runtime dedups by address).
 @counter = global i64 0, !dbg !0
 @table = internal global [16 x i32] zeroinitializer, !dbg !5
@@ -15,7 +15,8 @@ $inl = comdat any
 
 ; Not registered: thread-local, declarations, zero-sized, local symbols in a
 ; comdat (would be a reference into a discardable section), llvm.*,
-; llvm.metadata, profile counters, available_externally, our own prefix.
+; llvm.metadata, profile counters, available_externally, our own prefix,
+; anonymous compiler constants (private unnamed_addr constant: literals).
 @tls = thread_local global i32 0
 @ext = external global i32
 @empty = global {} zeroinitializer
@@ -23,6 +24,7 @@ $inl = comdat any
 @__profc_f = private global [1 x i64] zeroinitializer, section "__llvm_prf_cnts"
 @ae = available_externally global i32 0
 @__numaperf_x = global i32 0
+@.str = private unnamed_addr constant [3 x i8] c"hi\00"
 @llvm.used = appending global [1 x i8*] [i8* bitcast (i32* @in_comdat to i8*)], section "llvm.metadata"
 
 ; CHECK-DAG: @[[N_COUNTER:__numaperf.str[.0-9]*]] = private unnamed_addr constant [8 x i8] c"counter\00"
@@ -62,7 +64,7 @@ $inl = comdat any
 !0 = !DIGlobalVariableExpression(var: !1, expr: !DIExpression())
 !1 = distinct !DIGlobalVariable(name: "counter", scope: !2, file: !3, line: 7, type: !4, isLocal: false, isDefinition: true)
 !2 = distinct !DICompileUnit(language: DW_LANG_C99, file: !3, producer: "test", isOptimized: false, runtimeVersion: 0, emissionKind: FullDebug, globals: !9)
-!3 = !DIFile(filename: "src/app.c", directory: "/home/u/proj")
+!3 = !DIFile(filename: "./src/app.c", directory: "/home/u/proj")
 !4 = !DIBasicType(name: "long", size: 64, encoding: DW_ATE_signed)
 !5 = !DIGlobalVariableExpression(var: !6, expr: !DIExpression())
 !6 = distinct !DIGlobalVariable(name: "table", scope: !2, file: !7, line: 12, type: !8, isLocal: true, isDefinition: true)
