@@ -1,0 +1,86 @@
+#include "core/object_registry.h"
+#include "core/shadow_memory.h"
+#include "core/stack_store.h"
+
+#include <gtest/gtest.h>
+
+#include <thread>
+#include <vector>
+
+using namespace numaperf;
+
+namespace {
+
+void countRemote(uintptr_t addr, uint64_t times) {
+  PageEntry *e = shadowMemory().entryFor(addr);
+  shadowMemory().detailFor(e)->line_remote[(addr >> kLineShift) % kLinesPerPage].fetch_add(times);
+}
+
+StackRecord *site(uintptr_t pc) {
+  uintptr_t frames[2] = {pc, 0x1234};
+  return stackStore().intern(frames, 2);
+}
+
+}  // namespace
+
+TEST(ObjectRegistry, FreedObjectsKeepTheirTotalsUnderTheirSite) {
+  ASSERT_TRUE(shadowMemory().init());
+  ObjectRegistry registry;
+  std::vector<char> block(64 * 1024);
+  auto start = reinterpret_cast<uintptr_t>(block.data());
+  StackRecord *s = site(0xabc001);
+  registry.addHeap(start, block.size(), s);
+  EXPECT_EQ(registry.heapSize(start), block.size());
+  countRemote(start + 4096 * 3, 40);
+  countRemote(start + 100, 2);
+  EXPECT_TRUE(registry.removeHeap(start, true));
+  EXPECT_EQ(registry.heapSize(start), 0u);
+  EXPECT_FALSE(registry.removeHeap(start, true));  // already gone
+  EXPECT_GE(s->remote_accesses.load(), 40u);
+  EXPECT_LE(s->remote_accesses.load(), 42u);
+  // A later object at the same address starts from zero.
+  StackRecord *s2 = site(0xabc002);
+  registry.addHeap(start, block.size(), s2);
+  registry.foldAll();
+  EXPECT_EQ(s2->remote_accesses.load(), 0u);
+}
+
+TEST(ObjectRegistry, ManyObjectsFromManyThreads) {
+  ObjectRegistry registry;
+  constexpr int kPerThread = 5000;
+  std::vector<std::vector<uint64_t>> blocks(4, std::vector<uint64_t>(kPerThread));
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (int i = 0; i < kPerThread; ++i)
+        registry.addHeap(reinterpret_cast<uintptr_t>(&blocks[t][i]), 8, nullptr);
+    });
+  for (auto &t : threads) t.join();
+  EXPECT_EQ(registry.liveHeapObjects(), uint64_t(4 * kPerThread));
+  for (int t = 0; t < 4; ++t)
+    for (int i = 0; i < kPerThread; i += 2)
+      EXPECT_TRUE(registry.removeHeap(reinterpret_cast<uintptr_t>(&blocks[t][i]), false));
+  EXPECT_EQ(registry.liveHeapObjects(), uint64_t(2 * kPerThread));
+  EXPECT_EQ(registry.heapSize(reinterpret_cast<uintptr_t>(&blocks[1][1])), 8u);
+}
+
+TEST(ObjectRegistry, GlobalsAreDeduplicatedAndKeepTotalsAfterUnload) {
+  ASSERT_TRUE(shadowMemory().init());
+  ObjectRegistry registry;
+  static char table[8192];
+  auto start = reinterpret_cast<uintptr_t>(table);
+  registry.addGlobal(start, sizeof table, "table", "t.c", 3);
+  registry.addGlobal(start, sizeof table, "table", "t.c", 3);  // comdat twin
+  int count = 0;
+  for (GlobalObject *g = registry.firstGlobal(); g; g = g->next) ++count;
+  EXPECT_EQ(count, 1);
+  countRemote(start + 128, 9);
+  char name[] = "table";
+  registry.firstGlobal()->name = name;  // the module's string...
+  registry.removeGlobal(start);
+  name[0] = 'X';  // ...goes away with the module
+  GlobalObject *g = registry.firstGlobal();
+  EXPECT_FALSE(g->live);
+  EXPECT_STREQ(g->name, "table");
+  EXPECT_GE(g->remote_accesses.load(), 9u);
+}

@@ -1,0 +1,70 @@
+#include "core/shadow_memory.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace numaperf;
+
+namespace {
+
+// Simulates what the access hook does for a remote access.
+void countRemote(uintptr_t addr, uint64_t times) {
+  PageEntry *e = shadowMemory().entryFor(addr);
+  PageDetail *d = shadowMemory().detailFor(e);
+  d->line_remote[(addr >> kLineShift) % kLinesPerPage].fetch_add(times);
+}
+
+struct ShadowTest : ::testing::Test {
+  void SetUp() override { ASSERT_TRUE(shadowMemory().init()); }
+  // A page-aligned range the test owns.
+  std::vector<char> storage = std::vector<char>(8 * kPageSize);
+  uintptr_t base() const {
+    return (reinterpret_cast<uintptr_t>(storage.data()) + kPageSize - 1) & ~(kPageSize - 1);
+  }
+};
+
+}  // namespace
+
+TEST_F(ShadowTest, EntriesAreDistinctPerPageAndSharedWithinAPage) {
+  uintptr_t b = base();
+  EXPECT_EQ(shadowMemory().entryFor(b), shadowMemory().entryFor(b + kPageSize - 1));
+  EXPECT_NE(shadowMemory().entryFor(b), shadowMemory().entryFor(b + kPageSize));
+  EXPECT_EQ(shadowMemory().entryFor(uintptr_t(1) << kAddressBits), nullptr);
+}
+
+TEST_F(ShadowTest, DetailIsCreatedOnceAndShared) {
+  PageEntry *e = shadowMemory().entryFor(base());
+  PageDetail *a = shadowMemory().detailFor(e);
+  PageDetail *b = shadowMemory().detailFor(e);
+  ASSERT_NE(a, nullptr);
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(ShadowTest, TakeRemoteTakesWholeLinesAndForgetsWholePages) {
+  uintptr_t b = base() + kPageSize;
+  countRemote(b, 10);
+  countRemote(b + 64, 5);
+  countRemote(b + kPageSize, 7);  // next page
+  shadowMemory().entryFor(b)->owner.store(3);
+  shadowMemory().entryFor(b + kPageSize)->owner.store(3);
+  EXPECT_EQ(shadowMemory().takeRemote(b, b + kPageSize, true), 15u);
+  EXPECT_EQ(shadowMemory().entryFor(b)->owner.load(), 0u);         // forgotten
+  EXPECT_EQ(shadowMemory().entryFor(b + kPageSize)->owner.load(), 3u);  // untouched
+  EXPECT_EQ(shadowMemory().takeRemote(b, b + kPageSize, true), 0u);  // taken once
+  EXPECT_EQ(shadowMemory().takeRemote(b + kPageSize, b + 2 * kPageSize, false), 7u);
+}
+
+TEST_F(ShadowTest, PartialLinesAreSharedInProportion) {
+  uintptr_t line = base() + 3 * kPageSize;
+  countRemote(line, 64);
+  // Each of two 32-byte objects in one line takes half of what is left when
+  // it goes; nothing is ever counted twice.
+  EXPECT_EQ(shadowMemory().takeRemote(line, line + 32, true), 32u);
+  EXPECT_EQ(shadowMemory().takeRemote(line + 32, line + 64, true), 16u);
+  EXPECT_EQ(shadowMemory().takeRemote(line, line + 64, true), 16u);  // the rest
+  // A partial page does not lose its first toucher.
+  shadowMemory().entryFor(line)->owner.store(9);
+  shadowMemory().takeRemote(line, line + 64, true);
+  EXPECT_EQ(shadowMemory().entryFor(line)->owner.load(), 9u);
+}

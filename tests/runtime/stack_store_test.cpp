@@ -1,0 +1,51 @@
+#include "core/stack_store.h"
+
+#include <gtest/gtest.h>
+
+#include <set>
+#include <thread>
+#include <vector>
+
+using namespace numaperf;
+
+TEST(StackStore, SameStackGivesSameRecord) {
+  StackStore store;
+  uintptr_t a[3] = {1, 2, 3}, b[3] = {1, 2, 3}, c[3] = {1, 2, 4};
+  StackRecord *ra = store.intern(a, 3);
+  EXPECT_EQ(ra, store.intern(b, 3));
+  EXPECT_NE(ra, store.intern(c, 3));
+  EXPECT_NE(ra, store.intern(a, 2));  // a prefix is another stack
+  EXPECT_EQ(store.size(), 3u);
+  EXPECT_EQ(ra->depth, 3u);
+  EXPECT_EQ(ra->frames[2], 3u);
+}
+
+TEST(StackStore, ConcurrentInsertsDeduplicate) {
+  StackStore store;
+  std::vector<std::thread> threads;
+  std::vector<std::vector<StackRecord *>> seen(4);
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&, t] {
+      for (uintptr_t i = 0; i < 2000; ++i) {
+        uintptr_t frames[2] = {i, i * 7};
+        seen[t].push_back(store.intern(frames, 2));
+      }
+    });
+  for (auto &t : threads) t.join();
+  EXPECT_EQ(store.size(), 2000u);
+  for (int t = 1; t < 4; ++t) EXPECT_EQ(seen[t], seen[0]);
+  std::set<uint32_t> ids;
+  for (StackRecord *r = store.first(); r; r = r->next_in_store) ids.insert(r->id);
+  EXPECT_EQ(ids.size(), 2000u);
+}
+
+TEST(StackStore, AllocationTotals) {
+  StackStore store;
+  uintptr_t f[1] = {42};
+  StackRecord *r = store.intern(f, 1);
+  r->noteAllocation(100);
+  r->noteAllocation(50);
+  r->noteAllocation(300);
+  EXPECT_EQ(r->instances.load(), 3u);
+  EXPECT_EQ(r->max_size.load(), 300u);
+}
