@@ -256,7 +256,7 @@ void readIssue(const json& j, const std::string& path, Issue* issue, std::string
   r.dbl("score", &issue->score, true);
   r.dbl("normalized_score", &issue->normalized_score);
   r.dbl("threshold", &issue->threshold);
-  if (const json* obj = r.object("object", true))
+  if (const json* obj = r.object("object"))
     readObject(*obj, r.path("object"), &issue->object, err);
   r.str("fix", &issue->fix);
   if (const json* ev = r.object("evidence")) issue->evidence = *ev;

@@ -16,7 +16,8 @@ nlohmann::json toJson(const Profile& profile);
 // message naming the offending field as a path, e.g.
 //   "issues[0].score: expected a number, got string"
 // Required: schema_version (== kSchemaVersion), program, issues,
-// issues[i].kind, issues[i].score, issues[i].object.kind. Every other
+// issues[i].kind, issues[i].score, and issues[i].object.kind when the object
+// is present (an empty kind means "no object", e.g. thread issues). Every other
 // field may be missing (model default). Unknown fields are ignored.
 // null is accepted for double fields (read as NaN, mirroring toJson).
 // Never throws.

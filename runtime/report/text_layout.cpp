@@ -44,8 +44,12 @@ std::string shortenLeft(const std::string& path, size_t width) {
   // Keep the last (width - 3) columns, then move forward to a '/' if one is
   // there so the kept tail starts at a path component.
   std::string tail = path.substr(byteOffsetOfColumn(path, w - (width - kEllipsisWidth)));
+  // Give up at most a few columns (and a third of the tail) for that; a very long component is cut.
+  constexpr size_t kMaxSkip = 16;
   size_t slash = tail.find('/');
-  if (slash != std::string::npos && slash + 1 < tail.size() && slash > 0) tail = tail.substr(slash);
+  if (slash != std::string::npos && slash > 0 && slash <= kMaxSkip &&
+      slash * 3 <= tail.size() && slash + 1 < tail.size())
+    tail = tail.substr(slash);
   return kEllipsis + tail;
 }
 

@@ -16,7 +16,7 @@ std::string truncateRight(const std::string& text, size_t width);
 
 // Shortens a path to at most width columns by replacing its beginning with
 // "...": "/very/long/dir/file.cc" -> ".../dir/file.cc". Cuts on a '/' when
-// possible so that the tail stays readable.
+// one is near the cut point so that the tail starts at a path component.
 std::string shortenLeft(const std::string& path, size_t width);
 
 // before + path + after in at most width columns: the path is shortened from

@@ -243,9 +243,12 @@ void renderIssue(size_t rank, const Issue& issue, const TextOptions& opt, Writer
                       formatShortest(issue.threshold) + ")  normalized " +
                       formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
   w.line(title, kRed, label.size());
-  const std::string obj_label = std::string(kIndent) + "object: ";
-  w.line(obj_label + objectText(issue.object));
-  renderSite(issue.object, w);
+  // Issues about threads rather than data (migration, imbalance) carry an
+  // object without a kind: no object lines then.
+  if (!issue.object.kind.empty()) {
+    w.line(std::string(kIndent) + "object: " + objectText(issue.object));
+    renderSite(issue.object, w);
+  }
   renderStack(issue.object, opt, w);
   renderEvidence(issue.evidence, w);
   if (!issue.fix.empty()) {
