@@ -6,16 +6,70 @@
 #include <elfutils/libdw.h>
 #include <elfutils/libdwfl.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <cstdlib>
+#include <cstring>
 
 namespace numaperf::symbolize {
 
 namespace {
 
-// Offline callbacks: find separate debuginfo the standard way (build-id,
-// .gnu_debuglink, /usr/lib/debug). Constant-initialized: no global ctor.
+// Separate debug info, looked up locally only: /usr/lib/debug/.build-id/
+// by build-id, else the .gnu_debuglink name next to the file, in its .debug/
+// subdirectory and under /usr/lib/debug. Unlike dwfl_standard_find_debuginfo
+// this never asks a debuginfod server (DEBUGINFOD_URLS), which could stall
+// the profiled program's exit on network access.
+int openCandidate(const std::string& path, char** debuginfo_file_name) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd >= 0 && debuginfo_file_name != nullptr) *debuginfo_file_name = ::strdup(path.c_str());
+  return fd;
+}
+
+int localFindDebuginfo(Dwfl_Module* mod, void**, const char*, GElf_Addr, const char* file_name,
+                       const char* debuglink_file, GElf_Word, char** debuginfo_file_name) {
+  try {
+    const unsigned char* bits = nullptr;
+    GElf_Addr vaddr = 0;
+    int len = dwfl_module_build_id(mod, &bits, &vaddr);
+    if (len > 1) {
+      static const char kHex[] = "0123456789abcdef";
+      std::string path = "/usr/lib/debug/.build-id/";
+      for (int i = 0; i < len; ++i) {
+        path += kHex[bits[i] >> 4];
+        path += kHex[bits[i] & 15];
+        if (i == 0) path += '/';
+      }
+      path += ".debug";
+      int fd = openCandidate(path, debuginfo_file_name);
+      if (fd >= 0) return fd;
+      return -1;  // with a build-id, an unverified debuglink could mismatch
+    }
+    if (debuglink_file == nullptr || file_name == nullptr) return -1;
+    std::string file(file_name);
+    std::string dir = file.substr(0, file.rfind('/') + 1);
+    for (const std::string& candidate :
+         {dir + debuglink_file, dir + ".debug/" + debuglink_file,
+          "/usr/lib/debug" + dir + debuglink_file}) {
+      if (candidate == file) continue;
+      int fd = openCandidate(candidate, debuginfo_file_name);
+      if (fd >= 0) return fd;
+    }
+  } catch (...) {
+  }
+  return -1;
+}
+
+// Callbacks are constant-initialized: no global constructor.
 char* g_debuginfo_path = nullptr;
-const Dwfl_Callbacks kCallbacks = {
+const Dwfl_Callbacks kLocalCallbacks = {
+    dwfl_build_id_find_elf,
+    localFindDebuginfo,
+    dwfl_offline_section_address,
+    &g_debuginfo_path,
+};
+const Dwfl_Callbacks kStandardCallbacks = {
     dwfl_build_id_find_elf,
     dwfl_standard_find_debuginfo,
     dwfl_offline_section_address,
@@ -77,8 +131,9 @@ std::string functionName(Dwfl_Module* mod, Dwarf_Addr addr) {
 
 }  // namespace
 
-Symbolizer::Symbolizer(std::vector<ModuleInfo> modules) : modules_(std::move(modules)) {
-  dwfl_ = dwfl_begin(&kCallbacks);
+Symbolizer::Symbolizer(std::vector<ModuleInfo> modules, SymbolizerOptions options)
+    : modules_(std::move(modules)) {
+  dwfl_ = dwfl_begin(options.allow_debuginfod ? &kStandardCallbacks : &kLocalCallbacks);
   if (dwfl_ == nullptr) return;
   dwfl_report_begin(dwfl_);
   for (const ModuleInfo& m : modules_) {

@@ -17,12 +17,20 @@ struct Dwfl;
 
 namespace numaperf::symbolize {
 
+struct SymbolizerOptions {
+  // Separate debug info is searched locally (/usr/lib/debug/.build-id,
+  // .gnu_debuglink). true: use elfutils' standard search, which may also
+  // query debuginfod servers named by DEBUGINFOD_URLS (network; only for the
+  // offline `numaperf` tool, never at the profiled program's exit).
+  bool allow_debuginfod = false;
+};
+
 class Symbolizer {
  public:
   // Builds a symbolizer over a module snapshot (normally snapshotModules()
   // taken just before symbolizing). Modules whose file cannot be opened are
   // skipped; their addresses still get module + offset.
-  explicit Symbolizer(std::vector<ModuleInfo> modules);
+  explicit Symbolizer(std::vector<ModuleInfo> modules, SymbolizerOptions options = {});
   ~Symbolizer();
   Symbolizer(const Symbolizer&) = delete;
   Symbolizer& operator=(const Symbolizer&) = delete;

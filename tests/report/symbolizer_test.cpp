@@ -6,7 +6,7 @@
 #include <dlfcn.h>
 #include <elf.h>
 #include <gtest/gtest.h>
-#include <sys/auxv.h>
+#include <unistd.h>
 
 #include <memory>
 #include <string>
@@ -156,4 +156,12 @@ TEST(Symbolizer, EmptySnapshot) {
   Frame f = sym.symbolize(reinterpret_cast<uint64_t>(&functionAtLine), false);
   EXPECT_EQ(f.module, "");
   EXPECT_EQ(f.location.line, 0u);
+}
+
+TEST(Symbolizer, SystemLibraryWithoutDebugInfoUsesSymbolTable) {
+  auto pc = reinterpret_cast<uint64_t>(&getpid);
+  Symbolizer sym(snapshotModules());
+  Frame f = sym.symbolize(pc, false);
+  EXPECT_EQ(basename(f.module).rfind("libc.so", 0), 0u) << f.module;
+  EXPECT_NE(f.location.function.find("getpid"), std::string::npos) << f.location.function;
 }
