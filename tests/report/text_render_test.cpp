@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <clocale>
+#include <cstdio>
+#include <cstdlib>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -182,14 +184,31 @@ TEST(TextRender, RerenderingSavedJsonIsIdentical) {
   EXPECT_EQ(renderText(*saved, TextOptions{}), at_exit);
 }
 
+// Tries the installed de_DE locale, else compiles one with localedef into a
+// temporary LOCPATH. Returns false if no comma-decimal locale is available.
+static bool setCommaDecimalLocale() {
+  if (std::setlocale(LC_NUMERIC, "de_DE.UTF-8") != nullptr) return true;
+  char tmpl[] = "/tmp/numaperf_locale_XXXXXX";
+  if (mkdtemp(tmpl) == nullptr) return false;
+  std::string dir = tmpl;
+  std::string cmd = "localedef -i de_DE -f UTF-8 " + dir + "/de_DE.UTF-8 >/dev/null 2>&1";
+  if (std::system(cmd.c_str()) != 0) return false;
+  setenv("LOCPATH", dir.c_str(), 1);
+  bool ok = std::setlocale(LC_NUMERIC, "de_DE.UTF-8") != nullptr;
+  std::system(("rm -rf " + dir).c_str());  // the locale data is loaded by now
+  return ok;
+}
+
 TEST(TextRender, IndependentOfLocale) {
   std::string before = renderText(sampleProfile(), TextOptions{});
-  const char* set = std::setlocale(LC_NUMERIC, "de_DE.UTF-8");
-  if (set == nullptr) set = std::setlocale(LC_NUMERIC, "fr_FR.UTF-8");
+  if (!setCommaDecimalLocale()) GTEST_SKIP() << "no comma-decimal locale available";
+  char probe[16];
+  std::snprintf(probe, sizeof probe, "%.1f", 1.5);
   std::string after = renderText(sampleProfile(), TextOptions{});
   std::setlocale(LC_NUMERIC, "C");
+  unsetenv("LOCPATH");
+  EXPECT_STREQ(probe, "1,5");  // the locale really is active
   EXPECT_EQ(before, after);
-  if (set == nullptr) GTEST_SKIP() << "no comma-decimal locale installed";
 }
 
 TEST(FixText, KnownAndUnknownCodes) {
