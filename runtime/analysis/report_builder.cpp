@@ -97,7 +97,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   objectRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   uint64_t attributed = 0;
-  for (ObjectTotals &t : collectObjectTotals(symbolizer, config.stack_depth)) {
+  for (ObjectTotals &t : collectObjectTotals(symbolizer, 4 * config.stack_depth)) {
     attributed += t.remote_accesses;
     report::Issue issue;
     issue.kind = "remote_access";

@@ -5,11 +5,34 @@
 #include "symbolize/demangle.h"
 #include "symbolize/symbolizer.h"
 
+#include <cstring>
 #include <map>
 #include <string>
 
 namespace numaperf {
 namespace {
+
+bool startsWith(const std::string &s, const char *prefix) {
+  return s.compare(0, strlen(prefix), prefix) == 0;
+}
+
+// Frames in the C/C++ libraries and their headers (std::vector's allocator,
+// strdup, ...) are where memory is allocated, not where the program asked for
+// it: the site is the first frame outside them.
+bool isSystemFrame(const report::Frame &f) {
+  const std::string &file = f.location.file;
+  if (!file.empty())
+    return startsWith(file, "/usr/include/") || startsWith(file, "/usr/lib/") ||
+           startsWith(file, "../sysdeps/") || file.find("/include/c++/") != std::string::npos;
+  return startsWith(f.module, "/lib/") || startsWith(f.module, "/usr/lib/") ||
+         startsWith(f.module, "/lib64/");
+}
+
+const report::Frame &siteFrame(const std::vector<report::Frame> &frames) {
+  for (const report::Frame &f : frames)
+    if (!isSystemFrame(f)) return f;
+  return frames.front();
+}
 
 std::string siteKey(const report::Frame &f) {
   if (!f.location.file.empty())
@@ -27,9 +50,10 @@ std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
     uint64_t remote = r->remote_accesses.load(std::memory_order_relaxed);
     if (remote == 0) continue;
     std::vector<report::Frame> frames;
-    for (uint32_t i = 0; i < r->depth && i < max_frames; ++i)
-      frames.push_back(symbolizer.symbolize(r->frames[i], /*is_return_address=*/true));
-    std::string key = frames.empty() ? std::string("<unknown>") : siteKey(frames.front());
+    for (uint32_t i = 0; i < r->depth && frames.size() < max_frames; ++i)
+      for (report::Frame &f : symbolizer.symbolizeInlined(r->frames[i], /*is_return_address=*/true))
+        frames.push_back(std::move(f));
+    std::string key = frames.empty() ? std::string("<unknown>") : siteKey(siteFrame(frames));
     bool fresh = heap_sites.find(key) == heap_sites.end();
     ObjectTotals &t = heap_sites[key];
     if (fresh) t.object.instances = 0;
@@ -41,7 +65,7 @@ std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
     if (size > t.object.size) t.object.size = size;
     if (remote > heaviest_stack[key]) {  // show the stack that matters most
       heaviest_stack[key] = remote;
-      if (!frames.empty()) t.object.site = frames.front().location;
+      if (!frames.empty()) t.object.site = siteFrame(frames).location;
       t.object.stack = std::move(frames);
     }
   }

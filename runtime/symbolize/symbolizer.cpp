@@ -90,6 +90,17 @@ std::string symbolName(Dwfl_Module* mod, Dwarf_Addr addr) {
   return name != nullptr ? demangle(name) : std::string();
 }
 
+// The compile unit containing addr. dwfl_module_addrdie relies on
+// .debug_aranges, which clang does not emit by default; without it, scan the
+// units' own address ranges.
+Dwarf_Die* compileUnitFor(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Addr* bias) {
+  if (Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, bias)) return cu;
+  Dwarf_Die* cu = nullptr;
+  while ((cu = dwfl_module_nextcu(mod, cu, bias)) != nullptr)
+    if (dwarf_haspc(cu, addr - *bias) > 0) return cu;
+  return nullptr;
+}
+
 // Name of the innermost function (inlined or not) containing the address,
 // demangled and qualified when the DWARF has a linkage name. Functions with
 // internal linkage (anonymous namespaces, static) often lack one; for those
@@ -98,7 +109,7 @@ std::string symbolName(Dwfl_Module* mod, Dwarf_Addr addr) {
 // Falls back to the symbol table when the DWARF has no scope for addr.
 std::string functionName(Dwfl_Module* mod, Dwarf_Addr addr) {
   Dwarf_Addr bias = 0;
-  Dwarf_Die* cu = dwfl_module_addrdie(mod, addr, &bias);
+  Dwarf_Die* cu = compileUnitFor(mod, addr, &bias);
   if (cu == nullptr) return symbolName(mod, addr);
   Dwarf_Die* scopes = nullptr;
   int n = dwarf_getscopes(cu, addr - bias, &scopes);
@@ -166,6 +177,77 @@ report::Frame Symbolizer::symbolize(uint64_t pc, bool is_return_address) {
   }
 }
 
+namespace {
+
+// Name of a function scope: demangled linkage name, else its plain name.
+std::string scopeName(Dwfl_Module* mod, Dwarf_Addr addr, Dwarf_Die* scope) {
+  const char* linkage = dieAttrString(scope, DW_AT_linkage_name);
+  if (linkage == nullptr) linkage = dieAttrString(scope, DW_AT_MIPS_linkage_name);
+  if (linkage != nullptr) return demangle(linkage);
+  if (dwarf_tag(scope) == DW_TAG_subprogram) {
+    std::string sym = symbolName(mod, addr);  // the out-of-line function itself
+    if (!sym.empty()) return sym;
+  }
+  const char* name = dieAttrString(scope, DW_AT_name);
+  return name != nullptr ? name : "";
+}
+
+bool dieAttrUnsigned(Dwarf_Die* die, unsigned int name, Dwarf_Word* out) {
+  Dwarf_Attribute attr;
+  return dwarf_attr(die, name, &attr) != nullptr && dwarf_formudata(&attr, out) == 0;
+}
+
+}  // namespace
+
+std::vector<report::Frame> Symbolizer::symbolizeInlined(uint64_t pc, bool is_return_address) {
+  std::vector<report::Frame> frames;
+  try {
+    frames.push_back(symbolize(pc, is_return_address));
+    if (dwfl_ == nullptr || pc == 0) return frames;
+    const Dwarf_Addr addr = is_return_address ? pc - 1 : pc;
+    Dwfl_Module* mod = dwfl_addrmodule(dwfl_, addr);
+    if (mod == nullptr) return frames;
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = compileUnitFor(mod, addr, &bias);
+    if (cu == nullptr) return frames;
+    // dwarf_getscopes lists the abstract scopes of an inlined function after
+    // it; dwarf_getscopes_die on the innermost one gives the concrete nesting
+    // (inlined call inside inlined call inside the real function).
+    Dwarf_Die* found = nullptr;
+    int found_count = dwarf_getscopes(cu, addr - bias, &found);
+    Dwarf_Die* scopes = nullptr;
+    int n = found_count > 0 ? dwarf_getscopes_die(&found[0], &scopes) : 0;
+    std::free(found);
+    Dwarf_Files* files = nullptr;
+    size_t file_count = 0;
+    if (dwarf_getsrcfiles(cu, &files, &file_count) != 0) files = nullptr;
+    // Each inlined scope was called from a line of the scope around it.
+    for (int i = 0; i < n; ++i) {
+      if (dwarf_tag(&scopes[i]) != DW_TAG_inlined_subroutine) continue;
+      report::Frame caller = frames.front();
+      caller.location = report::SourceLocation();
+      Dwarf_Word value = 0;
+      if (files != nullptr && dieAttrUnsigned(&scopes[i], DW_AT_call_file, &value)) {
+        const char* file = dwarf_filesrc(files, value, nullptr, nullptr);
+        if (file != nullptr) caller.location.file = file;
+      }
+      if (dieAttrUnsigned(&scopes[i], DW_AT_call_line, &value))
+        caller.location.line = static_cast<uint32_t>(value);
+      for (int j = i + 1; j < n; ++j) {
+        int tag = dwarf_tag(&scopes[j]);
+        if (tag == DW_TAG_subprogram || tag == DW_TAG_inlined_subroutine) {
+          caller.location.function = scopeName(mod, addr, &scopes[j]);
+          break;
+        }
+      }
+      frames.push_back(std::move(caller));
+    }
+    std::free(scopes);
+  } catch (...) {
+  }
+  return frames;
+}
+
 report::Frame Symbolizer::lookup(uint64_t pc, bool is_return_address) {
   report::Frame frame;
   frame.pc = pc;
@@ -183,6 +265,16 @@ report::Frame Symbolizer::lookup(uint64_t pc, bool is_return_address) {
     int lineno = 0;
     const char* file = dwfl_lineinfo(line, nullptr, &lineno, nullptr, nullptr, nullptr);
     if (file != nullptr && lineno > 0) {
+      frame.location.file = file;
+      frame.location.line = static_cast<uint32_t>(lineno);
+    }
+  } else {
+    Dwarf_Addr bias = 0;
+    Dwarf_Die* cu = compileUnitFor(mod, addr, &bias);
+    Dwarf_Line* cu_line = cu != nullptr ? dwarf_getsrc_die(cu, addr - bias) : nullptr;
+    int lineno = 0;
+    const char* file = cu_line != nullptr ? dwarf_linesrc(cu_line, nullptr, nullptr) : nullptr;
+    if (file != nullptr && dwarf_lineno(cu_line, &lineno) == 0 && lineno > 0) {
       frame.location.file = file;
       frame.location.line = static_cast<uint32_t>(lineno);
     }

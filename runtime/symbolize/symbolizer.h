@@ -43,6 +43,11 @@ class Symbolizer {
   // per (pc, is_return_address). Never throws. Not thread-safe.
   report::Frame symbolize(uint64_t pc, bool is_return_address);
 
+  // The frame for pc followed by one frame per inlined call it sits in,
+  // innermost first: the lines the source shows as calls, although the
+  // compiler merged them into one machine frame. All share pc and module.
+  std::vector<report::Frame> symbolizeInlined(uint64_t pc, bool is_return_address);
+
   // Modules that could be opened for DWARF lookup (for diagnostics).
   size_t reportedModules() const { return reported_; }
   const std::vector<ModuleInfo>& modules() const { return modules_; }
