@@ -1,5 +1,6 @@
 #include "analysis/report_builder.h"
 
+#include "analysis/issue_classifier.h"
 #include "analysis/site_aggregation.h"
 #include "common/log.h"
 #include "core/object_registry.h"
@@ -74,10 +75,6 @@ std::string jsonPath(const RuntimeConfig &config) {
   return path;
 }
 
-double fixedThresholdScore(uint64_t count, double wall_ms) {
-  return wall_ms > 0 ? double(count) / wall_ms : double(count);
-}
-
 report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
                              uint64_t end_ns) {
   report::Profile profile;
@@ -93,30 +90,28 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.program.total_accesses = total_accesses;
   profile.program.access_data = total_accesses > 0;
   profile.thresholds["remote_access"] = config.remote_threshold;
+  profile.thresholds["false_sharing"] = config.false_sharing_threshold;
+  profile.thresholds["true_sharing"] = config.true_sharing_threshold;
+  profile.thresholds["sharing_share"] = config.sharing_share;
+  profile.thresholds["word_detail_writes"] = config.word_detail_writes;
 
   objectRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
+  ScoringContext context;
+  context.wall_ms = profile.program.wall_ms;
+  context.total_accesses = total_accesses;
+  context.total_remote = total_remote;
+  context.threads = profile.program.threads;
+  context.remote_threshold = config.remote_threshold;
+  context.false_sharing_threshold = config.false_sharing_threshold;
+  context.true_sharing_threshold = config.true_sharing_threshold;
+  context.symbolizer = &symbolizer;
   uint64_t attributed = 0;
   for (ObjectTotals &t : collectObjectTotals(symbolizer, 4 * config.stack_depth)) {
-    attributed += t.remote_accesses;
-    report::Issue issue;
-    issue.kind = "remote_access";
-    issue.score = fixedThresholdScore(t.remote_accesses, profile.program.wall_ms);
-    issue.normalized_score =
-        total_accesses ? double(t.remote_accesses) * 1000.0 / double(total_accesses) : 0;
-    issue.threshold = config.remote_threshold;
-    if (issue.score < issue.threshold) continue;
-    issue.object = std::move(t.object);
-    issue.fix = "page_interleave";
-    issue.evidence["remote_accesses"] = t.remote_accesses;
-    issue.evidence["share_of_remote_accesses"] =
-        total_remote ? double(t.remote_accesses) / double(total_remote) : 0.0;
-    profile.issues.push_back(std::move(issue));
+    attributed += t.profile.remote;
+    classifyObject(t.object, t.profile, context, &profile.issues);
   }
-  std::stable_sort(profile.issues.begin(), profile.issues.end(),
-                   [](const report::Issue &a, const report::Issue &b) {
-                     return a.score > b.score;
-                   });
+  rankIssues(&profile.issues);
 
   if (!profile.program.access_data)
     profile.notes.push_back(

@@ -45,10 +45,11 @@ std::string siteKey(const report::Frame &f) {
 std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
                                               uint32_t max_frames) {
   std::map<std::string, ObjectTotals> heap_sites;
-  std::map<std::string, uint64_t> heaviest_stack;  // site -> remote of its shown stack
+  std::map<std::string, uint64_t> heaviest_stack;  // site -> weight of its shown stack
   for (StackRecord *r = stackStore().first(); r; r = r->next_in_store) {
-    uint64_t remote = r->remote_accesses.load(std::memory_order_relaxed);
-    if (remote == 0) continue;
+    const ObjectProfile *folded = r->profile.get();
+    if (!folded) continue;
+    uint64_t weight = folded->evidence_weight;
     std::vector<report::Frame> frames;
     for (uint32_t i = 0; i < r->depth && frames.size() < max_frames; ++i)
       for (report::Frame &f : symbolizer.symbolizeInlined(r->frames[i], /*is_return_address=*/true))
@@ -58,13 +59,13 @@ std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
     ObjectTotals &t = heap_sites[key];
     if (fresh) t.object.instances = 0;
     t.object.kind = "heap";
-    t.remote_accesses += remote;
+    t.profile.merge(*folded);
     uint64_t instances = r->instances.load(std::memory_order_relaxed);
     uint64_t size = r->max_size.load(std::memory_order_relaxed);
     t.object.instances += instances;
     if (size > t.object.size) t.object.size = size;
-    if (remote > heaviest_stack[key]) {  // show the stack that matters most
-      heaviest_stack[key] = remote;
+    if (weight >= heaviest_stack[key]) {  // show the stack that matters most
+      heaviest_stack[key] = weight;
       if (!frames.empty()) t.object.site = siteFrame(frames).location;
       t.object.stack = std::move(frames);
     }
@@ -73,15 +74,15 @@ std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
   for (auto &entry : heap_sites) out.push_back(std::move(entry.second));
 
   for (GlobalObject *g = objectRegistry().firstGlobal(); g; g = g->next) {
-    uint64_t remote = g->remote_accesses.load(std::memory_order_relaxed);
-    if (remote == 0) continue;
+    const ObjectProfile *folded = g->profile.get();
+    if (!folded) continue;
     ObjectTotals t;
     t.object.kind = "global";
     t.object.name = symbolize::demangle(g->name ? g->name : "");
     t.object.size = g->size;
     t.object.site.file = g->file ? g->file : "";
     t.object.site.line = g->line;
-    t.remote_accesses = remote;
+    t.profile.merge(*folded);
     out.push_back(std::move(t));
   }
   return out;

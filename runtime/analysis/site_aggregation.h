@@ -1,8 +1,9 @@
 // Groups allocation stacks and globals into report objects with their
-// remote-access totals. Different stacks whose innermost frame is the same
+// folded profiles. Different stacks whose innermost frame is the same
 // source line form one allocation site (the unit users fix and CI matches).
 #pragma once
 
+#include "core/object_profile.h"
 #include "report/profile_model.h"
 
 #include <cstdint>
@@ -16,7 +17,7 @@ class Symbolizer;
 
 struct ObjectTotals {
   report::ObjectInfo object;
-  uint64_t remote_accesses = 0;
+  ObjectProfile profile;
 };
 
 std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,

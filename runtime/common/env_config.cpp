@@ -83,6 +83,10 @@ RuntimeConfig loadRuntimeConfig() {
   readString("NUMAPERF_REPORT", &c.report_path);
   readString("NUMAPERF_JSON", &c.json_path);
   readDouble("NUMAPERF_REMOTE_THRESHOLD", 0, 1e15, &c.remote_threshold);
+  readDouble("NUMAPERF_FALSE_SHARING_THRESHOLD", 0, 1e15, &c.false_sharing_threshold);
+  readDouble("NUMAPERF_TRUE_SHARING_THRESHOLD", 0, 1e15, &c.true_sharing_threshold);
+  readDouble("NUMAPERF_SHARING_SHARE", 0, 1e6, &c.sharing_share);
+  readUnsigned("NUMAPERF_WORD_DETAIL_WRITES", 1, 1u << 30, &c.word_detail_writes);
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
   readBool("NUMAPERF_QUIET", &c.quiet);
   return c;

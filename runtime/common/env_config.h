@@ -17,6 +17,14 @@ struct RuntimeConfig {
   std::string json_path;
   // Remote-access score threshold (remote accesses per millisecond).
   double remote_threshold = 1500.0;
+  // False- and true-sharing score thresholds (invalidations per ms per thread).
+  double false_sharing_threshold = 10.0;
+  double true_sharing_threshold = 10.0;
+  // A page whose invalidations exceed this share of its remote accesses is
+  // dominated by sharing (reported as sharing, not remote access).
+  double sharing_share = 0.5;
+  // Writes to a shared line after which word-level detail starts.
+  uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.
   uint32_t stack_depth = 16;
   // Print the report even when it lists no issue.

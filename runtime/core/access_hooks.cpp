@@ -1,11 +1,12 @@
 // The access hooks called by instrumented code (see include/numaperf/hook_abi.h).
-// The common case, a thread touching a page it touched first, reads one
-// shadow word and bumps a thread-local counter; only accesses by other
-// threads (predicted remote) write shared shadow state.
+// The common case, a thread touching a private page it touched first, reads
+// one shadow entry and bumps a thread-local counter; only pages that several
+// threads use take the slow path (sharing_tracker.h).
 #include "numaperf/hook_abi.h"
 
 #include "core/runtime_state.h"
 #include "core/shadow_memory.h"
+#include "core/sharing_tracker.h"
 #include "core/thread_registry.h"
 
 #define NP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -24,30 +25,39 @@ inline ThreadState *hookThread() {
   return t;
 }
 
-// Counts one access of the cache line holding `addr`.
-inline void countLineAccess(ThreadState *t, uintptr_t addr) {
+// Counts one access of `size` bytes at `addr` (within one cache line).
+inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool is_write,
+                            uintptr_t pc) {
   ++t->accesses;
   PageEntry *e = shadowMemory().entryFor(addr);
   if (__builtin_expect(e == nullptr, 0)) return;
   uint32_t owner = e->owner.load(std::memory_order_relaxed);
-  if (__builtin_expect(owner == t->owner_tag, 1)) return;
+  if (__builtin_expect(owner == t->owner_tag, 1)) {
+    // Private page: done. A shared page needs its sharing state updated.
+    PageDetail *d = e->detail.load(std::memory_order_acquire);
+    if (__builtin_expect(d == nullptr, 1)) return;
+    trackSharedAccess(t->owner_tag, d, addr, size, is_write, false, pc);
+    return;
+  }
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
         owner == t->owner_tag)
       return;  // first touch: the page is predicted local to this thread
   }
   ++t->remote_accesses;
-  if (PageDetail *d = shadowMemory().detailFor(e))
-    d->line_remote[(addr >> kLineShift) % kLinesPerPage].fetch_add(1, std::memory_order_relaxed);
+  PageDetail *d = shadowMemory().detailFor(e);
+  if (!d) return;
+  d->line_remote[(addr >> kLineShift) % kLinesPerPage].fetch_add(1, std::memory_order_relaxed);
+  trackSharedAccess(t->owner_tag, d, addr, size, is_write, true, pc);
 }
 
-inline void onAccess(const void *p) {
+inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {
   ThreadState *t = hookThread();
-  if (t) countLineAccess(t, reinterpret_cast<uintptr_t>(p));
+  if (t) countLineAccess(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
 }
 
 // An access of `size` bytes counts once per cache line it covers.
-inline void onRangeAccess(const void *p, uint64_t size) {
+inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t pc) {
   if (size == 0) return;
   ThreadState *t = hookThread();
   if (!t) return;
@@ -55,7 +65,9 @@ inline void onRangeAccess(const void *p, uint64_t size) {
   uintptr_t last = a + size - 1;
   if (last < a) last = ~uintptr_t(0);  // wrapped: clamp
   for (uintptr_t line = a & ~(kLineSize - 1); line <= last; line += kLineSize) {
-    countLineAccess(t, line < a ? a : line);
+    uintptr_t from = line < a ? a : line;
+    uintptr_t to = last - line < kLineSize ? last : line + kLineSize - 1;
+    countLineAccess(t, from, uint32_t(to - from + 1), is_write, pc);
     if (line + kLineSize < line) break;
   }
 }
@@ -66,15 +78,21 @@ inline void onRangeAccess(const void *p, uint64_t size) {
 using numaperf::onAccess;
 using numaperf::onRangeAccess;
 
-NP_EXPORT void __numaperf_load1(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_load2(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_load4(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_load8(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_load16(const void *p) { onRangeAccess(p, 16); }
-NP_EXPORT void __numaperf_store1(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_store2(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_store4(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_store8(const void *p) { onAccess(p); }
-NP_EXPORT void __numaperf_store16(const void *p) { onRangeAccess(p, 16); }
-NP_EXPORT void __numaperf_loadN(const void *p, uint64_t size) { onRangeAccess(p, size); }
-NP_EXPORT void __numaperf_storeN(const void *p, uint64_t size) { onRangeAccess(p, size); }
+#define NP_PC reinterpret_cast<uintptr_t>(__builtin_return_address(0))
+
+NP_EXPORT void __numaperf_load1(const void *p) { onAccess(p, 1, false, NP_PC); }
+NP_EXPORT void __numaperf_load2(const void *p) { onAccess(p, 2, false, NP_PC); }
+NP_EXPORT void __numaperf_load4(const void *p) { onAccess(p, 4, false, NP_PC); }
+NP_EXPORT void __numaperf_load8(const void *p) { onAccess(p, 8, false, NP_PC); }
+NP_EXPORT void __numaperf_load16(const void *p) { onRangeAccess(p, 16, false, NP_PC); }
+NP_EXPORT void __numaperf_store1(const void *p) { onAccess(p, 1, true, NP_PC); }
+NP_EXPORT void __numaperf_store2(const void *p) { onAccess(p, 2, true, NP_PC); }
+NP_EXPORT void __numaperf_store4(const void *p) { onAccess(p, 4, true, NP_PC); }
+NP_EXPORT void __numaperf_store8(const void *p) { onAccess(p, 8, true, NP_PC); }
+NP_EXPORT void __numaperf_store16(const void *p) { onRangeAccess(p, 16, true, NP_PC); }
+NP_EXPORT void __numaperf_loadN(const void *p, uint64_t size) {
+  onRangeAccess(p, size, false, NP_PC);
+}
+NP_EXPORT void __numaperf_storeN(const void *p, uint64_t size) {
+  onRangeAccess(p, size, true, NP_PC);
+}

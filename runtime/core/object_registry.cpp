@@ -1,7 +1,7 @@
 #include "core/object_registry.h"
 
 #include "common/internal_alloc.h"
-#include "core/shadow_memory.h"
+#include "core/object_fold.h"
 #include "core/stack_store.h"
 
 #include <cstring>
@@ -98,9 +98,18 @@ uint64_t ObjectRegistry::heapSize(uintptr_t start) {
   return 0;
 }
 
+namespace {
+
+void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumulator *into) {
+  ObjectProfile instance;
+  if (takeObjectProfile(start, start + size, forget_pages, &instance) && into)
+    into->add(instance);
+}
+
+}  // namespace
+
 void ObjectRegistry::fold(HeapObject &o, bool forget_pages) {
-  uint64_t remote = shadowMemory().takeRemote(o.start, o.start + o.size, forget_pages);
-  if (o.site && remote) o.site->remote_accesses.fetch_add(remote, std::memory_order_relaxed);
+  foldRange(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr);
 }
 
 void ObjectRegistry::addGlobal(uintptr_t start, uint64_t size, const char *name,
@@ -123,8 +132,7 @@ void ObjectRegistry::removeGlobal(uintptr_t start) {
   SpinLockGuard guard(globals_lock_);
   for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next) {
     if (g->start != start || !g->live) continue;
-    g->remote_accesses.fetch_add(shadowMemory().takeRemote(g->start, g->start + g->size, true),
-                                 std::memory_order_relaxed);
+    foldRange(g->start, g->size, true, &g->profile);
     g->owned_name = copyString(g->name);
     g->owned_file = copyString(g->file);
     g->name = g->owned_name;
@@ -142,10 +150,7 @@ void ObjectRegistry::foldAll() {
   }
   SpinLockGuard guard(globals_lock_);
   for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next)
-    if (g->live)
-      g->remote_accesses.fetch_add(
-          shadowMemory().takeRemote(g->start, g->start + g->size, false),
-          std::memory_order_relaxed);
+    if (g->live) foldRange(g->start, g->size, false, &g->profile);
 }
 
 uint64_t ObjectRegistry::liveHeapObjects() const {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "common/spin_lock.h"
+#include "core/object_profile.h"
 
 #include <atomic>
 #include <cstdint>
@@ -30,7 +31,7 @@ struct GlobalObject {
   const char *file = nullptr;
   uint32_t line = 0;
   bool live = true;  // false after its module was unloaded
-  std::atomic<uint64_t> remote_accesses{0};
+  ProfileAccumulator profile;
   // Copies made at unregistration, since the module's strings go away.
   char *owned_name = nullptr;
   char *owned_file = nullptr;
@@ -42,7 +43,7 @@ class ObjectRegistry {
   // Removes the block starting at `start`, folds its counts into its site and
   // returns true; false when the address was never tracked. With
   // `forget_pages`, pages lying wholly inside the block lose their first
-  // toucher (see ShadowMemory::takeRemote).
+  // toucher (see object_fold.h).
   bool removeHeap(uintptr_t start, bool forget_pages);
   // Size of a tracked block, or 0.
   uint64_t heapSize(uintptr_t start);

@@ -3,7 +3,9 @@
 #include "analysis/report_builder.h"
 #include "common/internal_alloc.h"
 #include "common/log.h"
+#include "core/object_fold.h"
 #include "core/shadow_memory.h"
+#include "core/sharing_tracker.h"
 #include "core/stack_capture.h"
 #include "interception/real_functions.h"
 
@@ -43,6 +45,8 @@ bool initialize() {
                (unsigned long long)(ShadowMemory::kPages * sizeof(PageEntry) >> 30));
     return false;
   }
+  setWordDetailThreshold(g_config->word_detail_writes);
+  setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();

@@ -2,13 +2,19 @@
 // flat table reserved with MAP_NORESERVE and committed by the kernel only
 // where the program touches memory. An entry holds the page's first toucher
 // (the predicted home node of the page under first-touch placement) and, once
-// another thread reaches the page, a PageDetail with per-cache-line counts of
-// remote accesses. Counts are folded into objects when they are freed and at
-// exit (see object_registry.h), at cache-line granularity.
+// a second thread reaches the page, a PageDetail: per-line remote counts,
+// the exact set of threads using the page with their access counts, reads
+// since the last write, the hottest access sites, and per-line sharing state
+// (copy holders, invalidations, word-level detail) for lines written while
+// shared.
 //
 // The hot path reads the entry without writing it when the accessing thread
-// is the first toucher, so private data costs no shared-memory traffic.
+// is the first toucher and the page is private, so private data costs no
+// shared-memory traffic. Everything in PageDetail is reached only for shared
+// pages (see sharing_tracker.h).
 #pragma once
+
+#include "common/spin_lock.h"
 
 #include <atomic>
 #include <cstddef>
@@ -21,14 +27,69 @@ constexpr uintptr_t kPageSize = uintptr_t(1) << kPageShift;
 constexpr unsigned kLineShift = 6;
 constexpr uintptr_t kLineSize = uintptr_t(1) << kLineShift;
 constexpr unsigned kLinesPerPage = kPageSize / kLineSize;
+constexpr unsigned kWordShift = 2;  // 4-byte words: 16 per line
+constexpr unsigned kWordsPerLine = kLineSize >> kWordShift;
 #if defined(__aarch64__)
 constexpr unsigned kAddressBits = 48;
 #else
 constexpr unsigned kAddressBits = 47;
 #endif
 
+// Which threads touched each word of a line, once the line's writes pass
+// the word-detail threshold. Two distinct threads per word are enough to tell
+// true sharing (a word used by several threads) from false sharing.
+struct WordDetail {
+  uint32_t first_tag[kWordsPerLine];
+  uint32_t other_tag[kWordsPerLine];  // a second thread, 0 if none
+  uint8_t written[kWordsPerLine];
+};
+
+// Sharing state of one cache line, created when the line is written while its
+// page is shared, and then kept for every access (under `lock`).
+struct LineShare {
+  SpinLock lock;
+  uint32_t holder_count = 0;  // threads holding a copy since the last write
+  uint32_t holder_capacity = 0;
+  uint32_t *holders = nullptr;  // owner tags; inline_holders or internal memory
+  uint32_t inline_holders[6] = {};
+  uint64_t writes = 0;
+  uint64_t invalidations = 0;  // copies invalidated by writes
+  uint64_t invalidations_true = 0;   // ... of words other threads used
+  uint64_t invalidations_false = 0;  // ... of words only the writer used
+  WordDetail *words = nullptr;
+};
+
+struct PageThreadUse {
+  std::atomic<uint32_t> tag{0};
+  std::atomic<uint64_t> accesses{0};
+};
+
+// Growable list of PageThreadUse beyond the inline slots (any thread count).
+struct PageThreadOverflow {
+  uint32_t capacity = 0;
+  std::atomic<uint32_t> count{0};
+  PageThreadOverflow *previous = nullptr;  // kept alive: readers may hold it
+  PageThreadUse uses[1];
+};
+
+struct AccessSiteCount {
+  std::atomic<uintptr_t> pc{0};
+  std::atomic<uint64_t> count{0};
+};
+
+constexpr unsigned kInlinePageThreads = 4;
+constexpr unsigned kPageAccessSites = 4;
+
 struct PageDetail {
   std::atomic<uint64_t> line_remote[kLinesPerPage];
+  std::atomic<LineShare *> lines[kLinesPerPage];
+  PageThreadUse threads[kInlinePageThreads];
+  std::atomic<PageThreadOverflow *> more_threads{nullptr};
+  SpinLock threads_lock;
+  std::atomic<uint64_t> reads{0};
+  std::atomic<uint64_t> writes{0};
+  std::atomic<uint64_t> reads_since_write{0};
+  AccessSiteCount sites[kPageAccessSites];
 };
 
 struct PageEntry {
@@ -52,13 +113,6 @@ class ShadowMemory {
   // The page's detail record, created on first use; nullptr if memory for
   // it cannot be had.
   PageDetail *detailFor(PageEntry *e);
-
-  // Takes (removes and returns) the remote-access counts of the byte range
-  // [start, end): whole lines entirely, lines shared with neighbours in
-  // proportion to the bytes in range. Pages lying wholly inside the range
-  // also forget their first toucher, so later reuse of the addresses starts
-  // fresh.
-  uint64_t takeRemote(uintptr_t start, uintptr_t end, bool forget_pages);
 
   static constexpr uintptr_t kPages = uintptr_t(1) << (kAddressBits - kPageShift);
 

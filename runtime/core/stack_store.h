@@ -4,6 +4,8 @@
 // records are never removed.
 #pragma once
 
+#include "core/object_profile.h"
+
 #include <atomic>
 #include <cstdint>
 
@@ -17,7 +19,7 @@ struct StackRecord {
   uint32_t id = 0;
   std::atomic<uint64_t> instances{0};       // objects allocated here
   std::atomic<uint64_t> max_size{0};        // largest of them, bytes
-  std::atomic<uint64_t> remote_accesses{0}; // folded in at free and exit
+  ProfileAccumulator profile;               // folded in at free and exit
   uintptr_t frames[1];                      // `depth` entries, innermost first
 
   void noteAllocation(uint64_t size);

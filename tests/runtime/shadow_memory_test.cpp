@@ -1,3 +1,4 @@
+#include "core/object_fold.h"
 #include "core/shadow_memory.h"
 
 #include <gtest/gtest.h>
@@ -41,18 +42,25 @@ TEST_F(ShadowTest, DetailIsCreatedOnceAndShared) {
   EXPECT_EQ(a, b);
 }
 
-TEST_F(ShadowTest, TakeRemoteTakesWholeLinesAndForgetsWholePages) {
+uint64_t takeRemote(uintptr_t start, uintptr_t end, bool forget) {
+  ObjectProfile p;
+  takeObjectProfile(start, end, forget, &p);
+  return p.remote;
+}
+
+TEST_F(ShadowTest, FoldTakesWholeLinesAndForgetsWholePages) {
   uintptr_t b = base() + kPageSize;
   countRemote(b, 10);
   countRemote(b + 64, 5);
   countRemote(b + kPageSize, 7);  // next page
   shadowMemory().entryFor(b)->owner.store(3);
   shadowMemory().entryFor(b + kPageSize)->owner.store(3);
-  EXPECT_EQ(shadowMemory().takeRemote(b, b + kPageSize, true), 15u);
-  EXPECT_EQ(shadowMemory().entryFor(b)->owner.load(), 0u);         // forgotten
+  EXPECT_EQ(takeRemote(b, b + kPageSize, true), 15u);
+  EXPECT_EQ(shadowMemory().entryFor(b)->owner.load(), 0u);             // forgotten
+  EXPECT_EQ(shadowMemory().entryFor(b)->detail.load(), nullptr);       // detail dropped
   EXPECT_EQ(shadowMemory().entryFor(b + kPageSize)->owner.load(), 3u);  // untouched
-  EXPECT_EQ(shadowMemory().takeRemote(b, b + kPageSize, true), 0u);  // taken once
-  EXPECT_EQ(shadowMemory().takeRemote(b + kPageSize, b + 2 * kPageSize, false), 7u);
+  EXPECT_EQ(takeRemote(b, b + kPageSize, true), 0u);  // taken once
+  EXPECT_EQ(takeRemote(b + kPageSize, b + 2 * kPageSize, false), 7u);
 }
 
 TEST_F(ShadowTest, PartialLinesAreSharedInProportion) {
@@ -60,11 +68,11 @@ TEST_F(ShadowTest, PartialLinesAreSharedInProportion) {
   countRemote(line, 64);
   // Each of two 32-byte objects in one line takes half of what is left when
   // it goes; nothing is ever counted twice.
-  EXPECT_EQ(shadowMemory().takeRemote(line, line + 32, true), 32u);
-  EXPECT_EQ(shadowMemory().takeRemote(line + 32, line + 64, true), 16u);
-  EXPECT_EQ(shadowMemory().takeRemote(line, line + 64, true), 16u);  // the rest
+  EXPECT_EQ(takeRemote(line, line + 32, true), 32u);
+  EXPECT_EQ(takeRemote(line + 32, line + 64, true), 16u);
+  EXPECT_EQ(takeRemote(line, line + 64, true), 16u);  // the rest
   // A partial page does not lose its first toucher.
   shadowMemory().entryFor(line)->owner.store(9);
-  shadowMemory().takeRemote(line, line + 64, true);
+  takeRemote(line, line + 64, true);
   EXPECT_EQ(shadowMemory().entryFor(line)->owner.load(), 9u);
 }

@@ -1,0 +1,208 @@
+#include "analysis/issue_classifier.h"
+
+#include "symbolize/symbolizer.h"
+
+#include <algorithm>
+#include <string>
+
+namespace numaperf {
+namespace {
+
+using nlohmann::json;
+
+constexpr double kBlockwisePages = 0.8;    // share of shared pages dominated by one thread
+constexpr double kDuplicableReads = 0.9;   // share of shared accesses that are reads after the last write
+
+double perMs(double count, double wall_ms) { return wall_ms > 0 ? count / wall_ms : count; }
+double perThousand(double count, uint64_t accesses) {
+  return accesses ? count * 1000.0 / double(accesses) : 0;
+}
+
+std::string range(uint64_t first, uint64_t last) {
+  return first == last ? std::to_string(first)
+                       : std::to_string(first) + "-" + std::to_string(last);
+}
+
+json pageSegments(const ObjectProfile &p) {
+  json segments = json::array();
+  for (uint32_t i = 0; i < p.segment_count; ++i) {
+    const PageSegment &s = p.segments[i];
+    json seg;
+    seg["pages"] = range(s.first_page, s.last_page);
+    if (s.thread == kMixedThreads)
+      seg["thread"] = nullptr;  // several threads
+    else
+      seg["thread"] = s.thread;
+    segments.push_back(seg);
+  }
+  return segments;
+}
+
+json accessSites(const ObjectProfile &p, symbolize::Symbolizer *symbolizer) {
+  std::vector<SiteCount> sites(p.sites, p.sites + kMaxSites);
+  std::sort(sites.begin(), sites.end(),
+            [](const SiteCount &a, const SiteCount &b) { return a.count > b.count; });
+  json out = json::array();
+  for (const SiteCount &s : sites) {
+    if (!s.pc || !s.count) continue;
+    json site;
+    site["count"] = s.count;
+    if (symbolizer) {
+      report::Frame f = symbolizer->symbolize(s.pc, /*is_return_address=*/true);
+      site["file"] = f.location.file;
+      site["line"] = f.location.line;
+      site["function"] = f.location.function;
+    }
+    out.push_back(site);
+  }
+  return out;
+}
+
+// Byte ranges of the line and the threads that touched them.
+json lineWords(const LineEvidence &line) {
+  json words = json::array();
+  unsigned i = 0;
+  while (i < 16) {
+    if (!line.first_tag[i]) {
+      ++i;
+      continue;
+    }
+    unsigned j = i;
+    while (j + 1 < 16 && line.first_tag[j + 1] == line.first_tag[i] &&
+           line.other_tag[j + 1] == line.other_tag[i] && line.written[j + 1] == line.written[i])
+      ++j;
+    json w;
+    w["bytes"] = range(i * 4, j * 4 + 3);
+    json threads = json::array({line.first_tag[i] - 1});
+    if (line.other_tag[i]) threads.push_back(line.other_tag[i] - 1);
+    w["threads"] = threads;
+    w["written"] = bool(line.written[i]);
+    words.push_back(w);
+    i = j + 1;
+  }
+  return words;
+}
+
+json threadList(const ObjectProfile &p) {
+  json threads = json::array();
+  for (uint32_t i = 0; i < p.dominant_thread_count; ++i) threads.push_back(p.dominant_threads[i]);
+  return threads;
+}
+
+// Chooses the placement fix for remote accesses, with its evidence.
+std::string placementFix(const ObjectProfile &p, json *evidence) {
+  if (p.shared_pages > 0 && double(p.single_thread_pages) >= kBlockwisePages * double(p.shared_pages)) {
+    (*evidence)["page_threads"] = pageSegments(p);
+    (*evidence)["page_threads_truncated"] = p.segments_truncated;
+    if (p.dominant_thread_count >= 2) return "block_interleave";
+    (*evidence)["using_thread"] = p.dominant_thread_count ? json(p.dominant_threads[0]) : json();
+    return "local_allocation";
+  }
+  uint64_t shared_accesses = p.shared_reads + p.shared_writes;
+  if (shared_accesses && double(p.reads_after_last_write) >= kDuplicableReads * double(shared_accesses))
+    return "duplicate";
+  return "page_interleave";
+}
+
+report::Issue makeIssue(const char *kind, double score, double normalized, double threshold,
+                        const report::ObjectInfo &object) {
+  report::Issue issue;
+  issue.kind = kind;
+  issue.score = score;
+  issue.normalized_score = normalized;
+  issue.threshold = threshold;
+  issue.object = object;
+  return issue;
+}
+
+}  // namespace
+
+void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
+                    const ScoringContext &c, std::vector<report::Issue> *out) {
+  const double threads = double(c.threads ? c.threads : 1);
+  // Invalidations seen before word detail started are split like the rest.
+  uint64_t classified = p.invalidations_true + p.invalidations_false;
+  uint64_t unclassified = p.invalidations > classified ? p.invalidations - classified : 0;
+  double false_inv = double(p.invalidations_false), true_inv = double(p.invalidations_true);
+  if (classified) {
+    false_inv += double(unclassified) * double(p.invalidations_false) / double(classified);
+    true_inv += double(unclassified) * double(p.invalidations_true) / double(classified);
+  } else {
+    false_inv += double(unclassified);  // no word detail: cannot tell; say false
+  }
+
+  uint64_t placement_remote = p.remote - std::min(p.remote, p.remote_in_sharing_pages);
+  double remote_score = perMs(double(placement_remote), c.wall_ms);
+  if (placement_remote && remote_score >= c.remote_threshold) {
+    report::Issue issue = makeIssue("remote_access", remote_score,
+                                    perThousand(double(placement_remote), c.total_accesses),
+                                    c.remote_threshold, object);
+    json &e = issue.evidence;
+    e["remote_accesses"] = placement_remote;
+    e["remote_accesses_in_sharing_pages"] = p.remote_in_sharing_pages;
+    e["share_of_program_remote_accesses"] =
+        c.total_remote ? double(p.remote) / double(c.total_remote) : 0.0;
+    e["object_pages"] = p.object_pages;
+    e["shared_pages"] = p.shared_pages;
+    e["single_thread_pages"] = p.single_thread_pages;
+    e["max_threads_per_page"] = p.max_threads_per_page;
+    e["reads_after_last_write"] = p.reads_after_last_write;
+    e["shared_reads"] = p.shared_reads;
+    e["shared_writes"] = p.shared_writes;
+    e["false_sharing_score"] = perMs(false_inv, c.wall_ms) / threads;
+    e["true_sharing_score"] = perMs(true_inv, c.wall_ms) / threads;
+    issue.fix = placementFix(p, &e);
+    e["access_sites"] = accessSites(p, c.symbolizer);
+    out->push_back(std::move(issue));
+  }
+
+  double false_score = perMs(false_inv, c.wall_ms) / threads;
+  if (false_inv > 0 && false_score >= c.false_sharing_threshold) {
+    report::Issue issue = makeIssue("false_sharing", false_score,
+                                    perThousand(false_inv, c.total_accesses),
+                                    c.false_sharing_threshold, object);
+    json &e = issue.evidence;
+    e["invalidations"] = uint64_t(false_inv);
+    e["invalidations_total"] = p.invalidations;
+    e["true_sharing_invalidations"] = uint64_t(true_inv);
+    if (p.false_sharing_line.valid) {
+      e["line_offset"] = p.false_sharing_line.offset;
+      e["line_invalidations"] = p.false_sharing_line.invalidations;
+      e["words"] = lineWords(p.false_sharing_line);
+    }
+    e["access_sites"] = accessSites(p, c.symbolizer);
+    issue.fix = "padding";
+    out->push_back(std::move(issue));
+  }
+
+  double true_score = perMs(true_inv, c.wall_ms) / threads;
+  if (true_inv > 0 && true_score >= c.true_sharing_threshold) {
+    report::Issue issue = makeIssue("true_sharing", true_score,
+                                    perThousand(true_inv, c.total_accesses),
+                                    c.true_sharing_threshold, object);
+    json &e = issue.evidence;
+    e["invalidations"] = uint64_t(true_inv);
+    e["invalidations_total"] = p.invalidations;
+    e["false_sharing_invalidations"] = uint64_t(false_inv);
+    if (p.true_sharing_line.valid) {
+      e["line_offset"] = p.true_sharing_line.offset;
+      e["line_invalidations"] = p.true_sharing_line.invalidations;
+      e["words"] = lineWords(p.true_sharing_line);
+    }
+    e["access_sites"] = accessSites(p, c.symbolizer);
+    issue.fix = "reduce_sharing";
+    out->push_back(std::move(issue));
+  }
+}
+
+void rankIssues(std::vector<report::Issue> *issues) {
+  auto severity = [](const report::Issue &i) {
+    return i.threshold > 0 ? i.score / i.threshold : i.score;
+  };
+  std::stable_sort(issues->begin(), issues->end(),
+                   [&](const report::Issue &a, const report::Issue &b) {
+                     return severity(a) > severity(b);
+                   });
+}
+
+}  // namespace numaperf

@@ -1,0 +1,175 @@
+#include "core/object_fold.h"
+
+#include "common/internal_alloc.h"
+#include "core/shadow_memory.h"
+#include "core/sharing_tracker.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+namespace numaperf {
+namespace {
+
+constexpr double kDominantShare = 0.9;
+std::atomic<double> g_sharing_share{0.5};
+
+bool contains(uintptr_t start, uintptr_t end, uintptr_t addr) { return addr >= start && addr < end; }
+
+uint64_t takeLineRemote(std::atomic<uint64_t> &c, uintptr_t overlap) {
+  if (overlap == kLineSize) return c.exchange(0, std::memory_order_relaxed);
+  uint64_t v = c.load(std::memory_order_relaxed);
+  uint64_t share = v * overlap / kLineSize;
+  // Neighbours' shares stay; a concurrent increment is not lost.
+  while (share && !c.compare_exchange_weak(v, v - std::min(share, v)))
+    share = v * overlap / kLineSize;
+  return share;
+}
+
+void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, uint64_t offset,
+                        const WordDetail *words) {
+  if (!invalidations || (ev.valid && ev.invalidations >= invalidations)) return;
+  ev.valid = true;
+  ev.invalidations = invalidations;
+  ev.offset = offset;
+  if (words) {
+    memcpy(ev.first_tag, words->first_tag, sizeof ev.first_tag);
+    memcpy(ev.other_tag, words->other_tag, sizeof ev.other_tag);
+    memcpy(ev.written, words->written, sizeof ev.written);
+  }
+}
+
+// Takes a line's sharing counts; returns its invalidations.
+uint64_t takeLineShare(LineShare *l, uint64_t offset, ObjectProfile *out) {
+  SpinLockGuard guard(l->lock);
+  uint64_t inv = l->invalidations;
+  out->invalidations += inv;
+  out->invalidations_true += l->invalidations_true;
+  out->invalidations_false += l->invalidations_false;
+  recordLineEvidence(out->false_sharing_line, l->invalidations_false, offset, l->words);
+  recordLineEvidence(out->true_sharing_line, l->invalidations_true, offset, l->words);
+  l->invalidations = l->invalidations_true = l->invalidations_false = 0;
+  l->writes = 0;
+  if (l->words) memset(l->words, 0, sizeof *l->words);
+  return inv;
+}
+
+void addDominant(ObjectProfile *out, uint32_t thread) {
+  for (uint32_t i = 0; i < out->dominant_thread_count; ++i)
+    if (out->dominant_threads[i] == thread) return;
+  if (out->dominant_thread_count < kMaxDominantThreads)
+    out->dominant_threads[out->dominant_thread_count++] = thread;
+}
+
+void addSegment(ObjectProfile *out, uint32_t page_index, uint32_t thread) {
+  if (out->segment_count > 0) {
+    PageSegment &last = out->segments[out->segment_count - 1];
+    if (last.thread == thread && last.last_page + 1 == page_index) {
+      last.last_page = page_index;
+      return;
+    }
+  }
+  if (out->segment_count == kMaxSegments) {
+    out->segments_truncated = true;
+    return;
+  }
+  out->segments[out->segment_count++] = PageSegment{page_index, page_index, thread};
+}
+
+// Takes the page-level state: who used the page, reads and writes, sites.
+void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
+  uint64_t total = 0, top = 0;
+  uint32_t top_tag = 0, users = 0;
+  forEachPageThread(*d, [&](uint32_t tag, uint64_t accesses) {
+    if (!accesses) return;
+    ++users;
+    total += accesses;
+    if (accesses > top) top = accesses, top_tag = tag;
+  });
+  if (total) {
+    ++out->shared_pages;
+    out->max_threads_per_page = std::max(out->max_threads_per_page, users);
+    uint32_t thread = kMixedThreads;
+    if (double(top) >= kDominantShare * double(total)) {
+      ++out->single_thread_pages;
+      thread = top_tag - 1;
+      addDominant(out, thread);
+    }
+    addSegment(out, page_index, thread);
+  }
+  for (PageThreadUse &u : d->threads) u.accesses.store(0, std::memory_order_relaxed);
+  if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
+    uint32_t n = o->count.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < n; ++i) o->uses[i].accesses.store(0, std::memory_order_relaxed);
+  }
+  out->shared_reads += d->reads.exchange(0, std::memory_order_relaxed);
+  out->shared_writes += d->writes.exchange(0, std::memory_order_relaxed);
+  out->reads_after_last_write += d->reads_since_write.exchange(0, std::memory_order_relaxed);
+  for (AccessSiteCount &s : d->sites) {
+    out->addSite(s.pc.load(std::memory_order_relaxed),
+                 s.count.exchange(0, std::memory_order_relaxed));
+    s.pc.store(0, std::memory_order_relaxed);
+  }
+}
+
+void releaseDetail(PageDetail *d) {
+  for (std::atomic<LineShare *> &slot : d->lines) {
+    LineShare *l = slot.load(std::memory_order_acquire);
+    if (!l) continue;
+    if (l->holders != l->inline_holders)
+      internalFree(l->holders, l->holder_capacity * sizeof(uint32_t));
+    internalDelete(l->words);
+    internalDelete(l);
+  }
+  PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire);
+  while (o) {
+    PageThreadOverflow *previous = o->previous;
+    internalFree(o, sizeof(PageThreadOverflow) + (o->capacity - 1) * sizeof(PageThreadUse));
+    o = previous;
+  }
+  internalDelete(d);
+}
+
+}  // namespace
+
+void setSharingDominanceShare(double share) { g_sharing_share.store(share); }
+
+bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out) {
+  ShadowMemory &shadow = shadowMemory();
+  if (!shadow.ready() || end <= start) return false;
+  const double sharing_share = g_sharing_share.load(std::memory_order_relaxed);
+  const uintptr_t first_page = start & ~(kPageSize - 1);
+  out->object_pages = (end - first_page + kPageSize - 1) >> kPageShift;
+  for (uintptr_t page = first_page; page < end; page += kPageSize) {
+    PageEntry *e = shadow.entryFor(page);
+    if (!e) break;
+    bool whole_page = start <= page && page + kPageSize <= end;
+    PageDetail *d = e->detail.load(std::memory_order_acquire);
+    if (d) {
+      uint64_t page_remote = 0, page_invalidations = 0;
+      uintptr_t lo = std::max(start, page), hi = std::min(end, page + kPageSize);
+      for (uintptr_t line = lo & ~(kLineSize - 1); line < hi; line += kLineSize) {
+        unsigned index = unsigned((line >> kLineShift) % kLinesPerPage);
+        uintptr_t overlap = std::min(hi, line + kLineSize) - std::max(lo, line);
+        page_remote += takeLineRemote(d->line_remote[index], overlap);
+        LineShare *l = d->lines[index].load(std::memory_order_acquire);
+        if (l && contains(start, end, line + kLineSize / 2))
+          page_invalidations += takeLineShare(l, line > start ? line - start : 0, out);
+      }
+      out->remote += page_remote;
+      if (double(page_invalidations) > sharing_share * double(page_remote))
+        out->remote_in_sharing_pages += page_remote;
+      if (contains(start, end, page + kPageSize / 2))
+        takePageState(d, uint32_t((page - first_page) >> kPageShift), out);
+    }
+    if (forget_pages && whole_page) {
+      e->owner.store(0, std::memory_order_relaxed);
+      if (d && e->detail.compare_exchange_strong(d, nullptr, std::memory_order_acq_rel))
+        releaseDetail(d);
+    }
+  }
+  out->evidence_weight = out->remote + out->invalidations;
+  return out->remote || out->invalidations || out->shared_pages;
+}
+
+}  // namespace numaperf

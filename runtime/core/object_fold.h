@@ -1,0 +1,28 @@
+// Folding: taking (reading and resetting) what shadow memory gathered about a
+// byte range, when the object there is freed or unloaded, or at exit.
+//
+// Attribution rules (see docs/design.md): per-line remote counts are split
+// between objects sharing a line in proportion to the bytes each covers;
+// per-line sharing state goes to the object holding the line's middle byte,
+// per-page state (threads, reads, writes, access sites) to the object
+// holding the page's middle byte. Pages wholly inside a retired range forget
+// their first toucher and drop their detail, so reused addresses start
+// fresh.
+#pragma once
+
+#include "core/object_profile.h"
+
+#include <cstdint>
+
+namespace numaperf {
+
+// A page whose invalidations exceed `sharing_share` x its remote accesses is
+// dominated by sharing: its remote accesses are reported as sharing, not as
+// a placement problem (they still count in the totals).
+void setSharingDominanceShare(double share);
+
+// Fills `out` (which must be zeroed) with the range's counts and evidence.
+// Returns true when anything was counted.
+bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out);
+
+}  // namespace numaperf

@@ -1,0 +1,40 @@
+// The slow path of the access hooks, for pages that more than one thread
+// uses: who uses the page and how much, reads since the last write (for
+// duplication advice), the hottest access sites, and for lines written while
+// shared, the copies each write invalidates (NumaPerf: a write invalidates
+// every other thread's copy, and counts them all) and, past a write
+// threshold, which words each thread touches (true vs false sharing).
+#pragma once
+
+#include "core/shadow_memory.h"
+
+#include <cstdint>
+
+namespace numaperf {
+
+// Writes to a shared line after which word-level detail starts.
+void setWordDetailThreshold(uint32_t writes);
+
+void trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
+                       bool is_write, bool is_remote, uintptr_t pc);
+
+// Accesses of `tag` to the page recorded so far (0 if none).
+uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag);
+
+// Visits (tag, accesses) for every thread that used the page.
+template <typename F>
+void forEachPageThread(const PageDetail &d, F &&f) {
+  for (const PageThreadUse &u : d.threads) {
+    uint32_t tag = u.tag.load(std::memory_order_acquire);
+    if (tag) f(tag, u.accesses.load(std::memory_order_relaxed));
+  }
+  if (const PageThreadOverflow *o = d.more_threads.load(std::memory_order_acquire)) {
+    uint32_t n = o->count.load(std::memory_order_acquire);
+    for (uint32_t i = 0; i < n; ++i) {
+      uint32_t tag = o->uses[i].tag.load(std::memory_order_acquire);
+      if (tag) f(tag, o->uses[i].accesses.load(std::memory_order_relaxed));
+    }
+  }
+}
+
+}  // namespace numaperf

@@ -1,0 +1,130 @@
+#include "core/object_fold.h"
+#include "core/shadow_memory.h"
+#include "core/sharing_tracker.h"
+
+#include <gtest/gtest.h>
+
+#include <vector>
+
+using namespace numaperf;
+
+namespace {
+
+struct SharingTest : ::testing::Test {
+  void SetUp() override {
+    ASSERT_TRUE(shadowMemory().init());
+    setWordDetailThreshold(1);
+    base = (reinterpret_cast<uintptr_t>(storage.data()) + kPageSize - 1) & ~(kPageSize - 1);
+    detail = shadowMemory().detailFor(shadowMemory().entryFor(base));
+    ASSERT_NE(detail, nullptr);
+  }
+  void TearDown() override {
+    setWordDetailThreshold(2);
+    ObjectProfile drop;  // leave the shadow clean for the next test
+    takeObjectProfile(base, base + 4 * kPageSize, true, &drop);
+  }
+  ObjectProfile fold(uintptr_t from, uintptr_t to) {
+    ObjectProfile p;
+    takeObjectProfile(from, to, true, &p);
+    return p;
+  }
+  std::vector<char> storage = std::vector<char>(4 * kPageSize);
+  uintptr_t base = 0;
+  PageDetail *detail = nullptr;
+};
+
+}  // namespace
+
+TEST_F(SharingTest, AWriteInvalidatesEveryOtherCopy) {
+  // Threads 2..4 (tags) read the line thread 1 wrote, then thread 1 writes
+  // again: three copies go.
+  trackSharedAccess(1, detail, base, 8, true, false, 0);  // makes the line tracked
+  for (uint32_t tag = 2; tag <= 4; ++tag) trackSharedAccess(tag, detail, base, 8, false, true, 0);
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  ObjectProfile p = fold(base, base + 64);
+  EXPECT_EQ(p.invalidations, 3u);
+  // A write by a thread that holds the only copy invalidates nothing.
+  detail = shadowMemory().detailFor(shadowMemory().entryFor(base));
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  EXPECT_EQ(fold(base, base + 64).invalidations, 0u);
+}
+
+TEST_F(SharingTest, DisjointWordsAreFalseSharingSharedWordsTrue) {
+  // Two threads alternately write their own 4-byte halves of one 8-byte slot.
+  for (int i = 0; i < 50; ++i) {
+    trackSharedAccess(1, detail, base + 0, 4, true, false, 0);
+    trackSharedAccess(2, detail, base + 4, 4, true, true, 0);
+  }
+  ObjectProfile p = fold(base, base + 64);
+  EXPECT_GT(p.invalidations_false, 90u);
+  EXPECT_EQ(p.invalidations_true, 0u);
+  ASSERT_TRUE(p.false_sharing_line.valid);
+  EXPECT_EQ(p.false_sharing_line.first_tag[0], 1u);
+  EXPECT_EQ(p.false_sharing_line.first_tag[1], 2u);
+
+  detail = shadowMemory().detailFor(shadowMemory().entryFor(base));
+  for (int i = 0; i < 50; ++i) {  // now both write the same word
+    trackSharedAccess(1, detail, base + 8, 4, true, false, 0);
+    trackSharedAccess(2, detail, base + 8, 4, true, true, 0);
+  }
+  p = fold(base, base + 64);
+  EXPECT_GT(p.invalidations_true, 90u);
+  EXPECT_LT(p.invalidations_false, 3u);
+}
+
+TEST_F(SharingTest, AccessSizeDecidesWhichWordsAreTouched) {
+  // Thread 1 writes 8 bytes at offset 0 (words 0 and 1); thread 2 writes 4
+  // bytes at offset 4 (word 1): they share word 1, so this is true sharing.
+  for (int i = 0; i < 20; ++i) {
+    trackSharedAccess(1, detail, base, 8, true, false, 0);
+    trackSharedAccess(2, detail, base + 4, 4, true, true, 0);
+  }
+  ObjectProfile p = fold(base, base + 64);
+  EXPECT_GT(p.invalidations_true, p.invalidations_false);
+}
+
+TEST_F(SharingTest, PageThreadsAreExactForManyThreads) {
+  for (uint32_t tag = 1; tag <= 300; ++tag) trackSharedAccess(tag, detail, base + 128, 8, false, true, 0);
+  trackSharedAccess(7, detail, base + 128, 8, false, true, 0);
+  EXPECT_EQ(pageThreadAccesses(*detail, 7), 2u);
+  EXPECT_EQ(pageThreadAccesses(*detail, 300), 1u);
+  uint32_t users = 0;
+  forEachPageThread(*detail, [&](uint32_t, uint64_t) { ++users; });
+  EXPECT_EQ(users, 300u);
+  ObjectProfile p = fold(base, base + kPageSize);
+  EXPECT_EQ(p.max_threads_per_page, 300u);
+  EXPECT_EQ(p.single_thread_pages, 0u);
+}
+
+TEST_F(SharingTest, ReadsAfterTheLastWriteAreCounted) {
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  for (int i = 0; i < 10; ++i) trackSharedAccess(2, detail, base + 64, 8, false, true, 0);
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  for (int i = 0; i < 5; ++i) trackSharedAccess(2, detail, base + 64, 8, false, true, 0);
+  ObjectProfile p = fold(base, base + kPageSize);
+  EXPECT_EQ(p.reads_after_last_write, 5u);
+  EXPECT_EQ(p.shared_reads, 15u);
+  EXPECT_EQ(p.shared_writes, 2u);
+}
+
+TEST_F(SharingTest, PagesDominatedByOneThreadFormSegments) {
+  // Pages 0-1 used by thread index 1 (tag 2), pages 2-3 by thread index 2.
+  for (unsigned page = 0; page < 4; ++page) {
+    PageDetail *d = shadowMemory().detailFor(shadowMemory().entryFor(base + page * kPageSize));
+    uint32_t tag = page < 2 ? 2 : 3;
+    for (int i = 0; i < 20; ++i)
+      trackSharedAccess(tag, d, base + page * kPageSize, 8, false, true, 0x1234);
+  }
+  ObjectProfile p = fold(base, base + 4 * kPageSize);
+  EXPECT_EQ(p.shared_pages, 4u);
+  EXPECT_EQ(p.single_thread_pages, 4u);
+  ASSERT_EQ(p.segment_count, 2u);
+  EXPECT_EQ(p.segments[0].first_page, 0u);
+  EXPECT_EQ(p.segments[0].last_page, 1u);
+  EXPECT_EQ(p.segments[0].thread, 1u);
+  EXPECT_EQ(p.segments[1].thread, 2u);
+  EXPECT_EQ(p.dominant_thread_count, 2u);
+  EXPECT_EQ(p.sites[0].pc, 0x1234u);
+  EXPECT_EQ(p.sites[0].count, 80u);
+}
