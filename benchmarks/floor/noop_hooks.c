@@ -1,0 +1,44 @@
+/* The instrumentation floor: every function of the hook ABI
+ * (include/numaperf/hook_abi.h), doing nothing. The benchmark harness
+ * compiles workloads with the numaperf pass exactly as numaperf-clang does
+ * and links this library instead of libnumaperf.so, so the time measured is
+ * the cost of the inserted calls alone (call, spills, lost vectorisation),
+ * a lower bound for any runtime behind the same hooks. Built as a shared
+ * library so calls go through the PLT like calls into libnumaperf.so. */
+#include "numaperf/hook_abi.h"
+
+#define NOOP_HOOK(name) \
+  void name(const void *addr) { (void)addr; }
+
+NOOP_HOOK(__numaperf_load1)
+NOOP_HOOK(__numaperf_load2)
+NOOP_HOOK(__numaperf_load4)
+NOOP_HOOK(__numaperf_load8)
+NOOP_HOOK(__numaperf_load16)
+NOOP_HOOK(__numaperf_store1)
+NOOP_HOOK(__numaperf_store2)
+NOOP_HOOK(__numaperf_store4)
+NOOP_HOOK(__numaperf_store8)
+NOOP_HOOK(__numaperf_store16)
+
+void __numaperf_loadN(const void *addr, uint64_t size) {
+  (void)addr;
+  (void)size;
+}
+
+void __numaperf_storeN(const void *addr, uint64_t size) {
+  (void)addr;
+  (void)size;
+}
+
+void __numaperf_register_module(uint32_t abi_version, const struct numaperf_global_desc *globals,
+                                uint64_t count) {
+  (void)abi_version;
+  (void)globals;
+  (void)count;
+}
+
+void __numaperf_unregister_module(const struct numaperf_global_desc *globals, uint64_t count) {
+  (void)globals;
+  (void)count;
+}
