@@ -2,9 +2,10 @@
 // thread inserts its own keys, then (after a barrier) looks up keys inserted
 // by all threads plus as many absent ones. Stresses: hashing (arithmetic),
 // short pointer chains through nodes allocated by other threads, lock
-// traffic. Planted NUMA issues: the bucket array is zero-filled by the main
-// thread (remote for every worker), and the lock stripes are packed 40-byte
-// mutexes, several per cache line, taken by different threads (false sharing).
+// traffic. Planted NUMA issue: the bucket array is zero-filled by the main
+// thread, so every worker's bucket reads and writes are remote. (The lock
+// stripes are 40-byte mutexes packed several to a line, but every stripe is
+// taken by every thread: that is true sharing by design, not a plant.)
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -28,7 +29,7 @@ struct Table {
 
   explicit Table(size_t n) : mask(n - 1) {
     buckets.assign(n, nullptr); // PLANTED: remote_access
-    locks = new std::mutex[kStripes]; // PLANTED: false_sharing
+    locks = new std::mutex[kStripes];
   }
   ~Table() {
     for (Node *head : buckets)
