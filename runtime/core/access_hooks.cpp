@@ -44,11 +44,12 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
         owner == t->owner_tag)
       return;  // first touch: the page is predicted local to this thread
   }
-  ++t->remote_accesses;
   PageDetail *d = shadowMemory().detailFor(e);
-  if (!d) return;
-  d->line_remote[(addr >> kLineShift) % kLinesPerPage].fetch_add(1, std::memory_order_relaxed);
-  trackSharedAccess(t->owner_tag, d, addr, size, is_write, true, pc);
+  if (!d) {
+    ++t->remote_accesses;
+    return;
+  }
+  if (trackSharedAccess(t->owner_tag, d, addr, size, is_write, true, pc)) ++t->remote_accesses;
 }
 
 inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {

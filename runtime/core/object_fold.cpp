@@ -39,9 +39,24 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, uint64_t offse
   }
 }
 
-// Takes a line's sharing counts; returns its invalidations.
-uint64_t takeLineShare(LineShare *l, uint64_t offset, ObjectProfile *out) {
+// Whether the object [start, end) owns the line's sharing state: the object
+// holding the first word threads touched (word detail), else the one holding
+// the line's middle byte, or one lying wholly inside the line.
+bool claimsLine(const LineShare &l, uintptr_t line, uintptr_t start, uintptr_t end) {
+  if (l.words)
+    for (unsigned w = 0; w < kWordsPerLine; ++w)
+      if (l.words->first_tag[w]) return contains(start, end, line + (uintptr_t(w) << kWordShift));
+  return contains(start, end, line + kLineSize / 2) ||
+         (start >= line && end <= line + kLineSize);
+}
+
+// Takes a line's sharing counts if the object owns them; returns its
+// invalidations, or -1 when the line belongs to another object.
+int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t end,
+                      ObjectProfile *out) {
   SpinLockGuard guard(l->lock);
+  if (!claimsLine(*l, line, start, end)) return -1;
+  uint64_t offset = line > start ? line - start : 0;
   uint64_t inv = l->invalidations;
   out->invalidations += inv;
   out->invalidations_true += l->invalidations_true;
@@ -51,7 +66,7 @@ uint64_t takeLineShare(LineShare *l, uint64_t offset, ObjectProfile *out) {
   l->invalidations = l->invalidations_true = l->invalidations_false = 0;
   l->writes = 0;
   if (l->words) memset(l->words, 0, sizeof *l->words);
-  return inv;
+  return int64_t(inv);
 }
 
 void addDominant(ObjectProfile *out, uint32_t thread) {
@@ -151,10 +166,17 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       for (uintptr_t line = lo & ~(kLineSize - 1); line < hi; line += kLineSize) {
         unsigned index = unsigned((line >> kLineShift) % kLinesPerPage);
         uintptr_t overlap = std::min(hi, line + kLineSize) - std::max(lo, line);
-        page_remote += takeLineRemote(d->line_remote[index], overlap);
         LineShare *l = d->lines[index].load(std::memory_order_acquire);
-        if (l && contains(start, end, line + kLineSize / 2))
-          page_invalidations += takeLineShare(l, line > start ? line - start : 0, out);
+        int64_t inv = l ? takeLineShare(l, line, start, end, out) : -1;
+        if (inv >= 0) {
+          // The line's accesses were to this object: all its remote counts too.
+          page_invalidations += uint64_t(inv);
+          page_remote += takeLineRemote(d->line_remote[index], kLineSize);
+        } else if (l && l->words && overlap < kLineSize) {
+          // Word detail says the line's traffic belongs to another object.
+        } else {
+          page_remote += takeLineRemote(d->line_remote[index], overlap);
+        }
       }
       out->remote += page_remote;
       if (double(page_invalidations) > sharing_share * double(page_remote))

@@ -155,7 +155,7 @@ uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag) {
   return n;
 }
 
-void trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
+bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
                        bool is_write, bool is_remote, uintptr_t pc) {
   PageThreadUse *use = findUse(d, tag);
   if (!use) use = addUse(d, tag);
@@ -177,8 +177,12 @@ void trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
   bool track_line = is_write || d->writes.load(std::memory_order_relaxed) != 0;
   LineShare *line = track_line ? lineFor(d, index, true) : nullptr;
   bool invalidated = false;
+  bool counted_remote = is_remote;
   if (line) {
     SpinLockGuard guard(line->lock);
+    // On a contended line (one that has lost copies to writes) a re-read of a
+    // still-valid copy is a cache hit, not remote traffic.
+    if (is_remote && line->invalidations > 0 && holds(*line, tag)) counted_remote = false;
     unsigned first, last;
     wordRange(addr, size, &first, &last);
     if (is_write) {
@@ -203,7 +207,10 @@ void trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
     }
     if (line->words) noteWords(*line->words, first, last, tag, is_write);
   }
-  if ((is_remote || invalidated) && pc) countSite(d, pc);
+  if (counted_remote)
+    d->line_remote[index].fetch_add(1, std::memory_order_relaxed);
+  if ((counted_remote || invalidated) && pc) countSite(d, pc);
+  return counted_remote;
 }
 
 }  // namespace numaperf

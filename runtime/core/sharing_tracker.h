@@ -15,7 +15,14 @@ namespace numaperf {
 // Writes to a shared line after which word-level detail starts.
 void setWordDetailThreshold(uint32_t writes);
 
-void trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
+// Records one access to a shared page. `is_remote`: the thread is not the
+// page's first toucher. Returns whether the access counts as a predicted
+// remote access: every remote access does (as in NumaPerf, data is assumed
+// not to stay cached), except on contended lines (lines whose copies writes
+// have invalidated), where only misses count: the thread's first access since
+// another thread's write. Repeated hits on a valid copy cause no traffic, and
+// the copies that writes destroy are counted as invalidations.
+bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
                        bool is_write, bool is_remote, uintptr_t pc);
 
 // Accesses of `tag` to the page recorded so far (0 if none).

@@ -3,7 +3,7 @@
 wrappers, run it, and check its exit status, stderr and JSON profile.
 
 Expected results are written next to the code they are about: a comment
-`EXPECT: remote_access [global NAME]` on the allocation or definition line.
+`EXPECT: KIND [global NAME] [fix=FIX]` on the allocation or definition line.
 Usage: run_case.py --build-dir DIR CASE
 """
 import argparse
@@ -29,13 +29,13 @@ def check(cond, message):
 
 
 def expected_sites(source):
-    """(kind, line, global name or None) for each EXPECT marker in source."""
+    """(kind, line, global name or None, fix or None) for each EXPECT marker."""
     sites = []
     with open(os.path.join(PROGRAMS, source)) as f:
         for number, text in enumerate(f, 1):
-            m = re.search(r"EXPECT: (\w+)(?: global (\w+))?", text)
+            m = re.search(r"EXPECT: (\w+)(?: global (\w+))?(?: fix=(\w+))?", text)
             if m:
-                sites.append((m.group(1), number, m.group(2)))
+                sites.append((m.group(1), number, m.group(2), m.group(3)))
     return sites
 
 
@@ -78,7 +78,7 @@ def check_issues_match_markers(profile, source):
     check(len(issues) == len(expected),
           "expected %d issue(s), got %d: %s" % (len(expected), len(issues),
                                                json.dumps(issues, indent=1)[:3000]))
-    for kind, line, name in expected:
+    for kind, line, name, fix in expected:
         match = [i for i in issues if i["kind"] == kind and
                  os.path.basename(i["object"]["site"]["file"]) == os.path.basename(source) and
                  i["object"]["site"]["line"] == line]
@@ -86,6 +86,9 @@ def check_issues_match_markers(profile, source):
                                                      json.dumps(issues, indent=1)[:3000]))
         issue = match[0]
         check(issue["score"] >= issue["threshold"], "issue below its threshold")
+        if fix:
+            check(issue["fix"] == fix, "expected fix %s, got %s; evidence: %s"
+                  % (fix, issue["fix"], json.dumps(issue["evidence"])[:2000]))
         if name:
             check(issue["object"]["kind"] == "global" and issue["object"]["name"] == name,
                   "expected global %s, got %s" % (name, issue["object"]))
@@ -162,6 +165,33 @@ def case_report_to_file(c):
     with open(os.path.join(c.work, "report.txt")) as f:
         check("remote_read.c:" in f.read(), "report file lacks the issue")
     check(len(os.listdir(out_dir)) == 1, "profile not written into the NUMAPERF_JSON directory")
+
+
+def ground_truth(source, status=0, check_output=None):
+    """A case that builds programs/SOURCE and checks its issues against its markers."""
+    def case(c):
+        name = os.path.splitext(source)[0]
+        exe = c.compile([source], name)
+        r = c.run(exe, expect_status=status)
+        if check_output:
+            check_output(r)
+        check_issues_match_markers(c.profile(name), source)
+    return case
+
+
+def _reused(r):
+    check("reused" in r.stdout, "the allocator did not reuse the freed block's addresses, "
+          "so this run cannot show whether first touch is inherited")
+
+
+case_gt_block_interleave = ground_truth("remote_read.c")
+case_gt_page_interleave = ground_truth("gt_page_interleave.c")
+case_gt_duplicate = ground_truth("gt_duplicate.c")
+case_gt_false_sharing_heap = ground_truth("gt_false_sharing_heap.c")
+case_gt_false_sharing_global = ground_truth("gt_false_sharing_global.c")
+case_gt_true_sharing = ground_truth("gt_true_sharing.c")
+case_gt_clean = ground_truth("gt_clean.c")
+case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

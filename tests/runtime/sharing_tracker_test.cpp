@@ -128,3 +128,21 @@ TEST_F(SharingTest, PagesDominatedByOneThreadFormSegments) {
   EXPECT_EQ(p.sites[0].pc, 0x1234u);
   EXPECT_EQ(p.sites[0].count, 80u);
 }
+
+TEST_F(SharingTest, OnContendedLinesOnlyMissesCountAsRemote) {
+  // Thread 2 reads a line thread 1 keeps writing. Until a write invalidates a
+  // copy every read counts (5); after that, one miss per write (9), however
+  // often it re-reads its valid copy in between.
+  int counted = 0;
+  for (int round = 0; round < 10; ++round) {
+    trackSharedAccess(1, detail, base, 8, true, false, 0);
+    for (int i = 0; i < 5; ++i) counted += trackSharedAccess(2, detail, base, 8, false, true, 0);
+  }
+  EXPECT_EQ(counted, 14);
+  // A line never written while shared counts every remote read.
+  PageDetail *other = shadowMemory().detailFor(shadowMemory().entryFor(base + kPageSize));
+  int reads = 0;
+  for (int i = 0; i < 7; ++i)
+    reads += trackSharedAccess(2, other, base + kPageSize, 8, false, true, 0);
+  EXPECT_EQ(reads, 7);
+}

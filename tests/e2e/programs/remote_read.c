@@ -16,7 +16,7 @@ static void *reader(void *arg) {
 }
 
 int main(void) {
-  data = malloc(N * sizeof *data);  // EXPECT: remote_access
+  data = malloc(N * sizeof *data);  // EXPECT: remote_access fix=block_interleave
   for (size_t i = 0; i < N; ++i) data[i] = (long)i;
   pthread_t t[WORKERS];
   for (size_t i = 0; i < WORKERS; ++i) pthread_create(&t[i], NULL, reader, (void *)i);
