@@ -1,0 +1,21 @@
+// The subcommands implemented in this folder (one file each).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+namespace numaperf::cli {
+
+void registerReportCommand(CLI::App& app);  // cmd_report.cpp
+void registerCheckCommand(CLI::App& app);   // cmd_check.cpp
+void registerDiffCommand(CLI::App& app);    // cmd_diff.cpp
+void registerRunCommand(CLI::App& app);     // cmd_run.cpp
+
+// All four, in the order --help lists them.
+inline void registerBuiltinCommands(CLI::App& app) {
+  registerRunCommand(app);
+  registerReportCommand(app);
+  registerCheckCommand(app);
+  registerDiffCommand(app);
+}
+
+}  // namespace numaperf::cli
