@@ -74,7 +74,7 @@ WORKLOADS = [
          quick=dict(n=192), flags=[],
          stresses="large dense matrix multiply, tight vectorised loop"),
 ]
-QUICK_WORKLOADS = ("pipeline", "omp_nest")
+QUICK_WORKLOADS = ("graph", "pipeline")
 
 TARGETS = dict(geomean=2.0, worst=4.0, rss_factor=1.2, rss_extra_mib=64)
 
@@ -164,6 +164,7 @@ def timed_run(measure, cmd, env, timeout, out_path):
             fields = dict(kv.split("=", 1) for kv in f.read().split())
         status, wall, rss = int(fields["status"]), int(fields["wall_ns"]) / 1e9, \
             int(fields["maxrss_kib"])
+        cpu = int(fields["cpu_ns"]) / 1e9
     except (OSError, ValueError, KeyError) as e:
         return dict(status="crashed", detail="no measurement (%s)" % e), None, None, text
     if os.WIFSIGNALED(status):
@@ -176,7 +177,7 @@ def timed_run(measure, cmd, env, timeout, out_path):
             tail = f.read().strip().splitlines()[-3:]
         return dict(status="crashed", detail="exit %d: %s" % (code, " | ".join(tail))), \
             wall, rss, text
-    return dict(status="ok"), wall, rss, text
+    return dict(status="ok", cpu_seconds=cpu), wall, rss, text
 
 
 class Harness:
@@ -337,6 +338,7 @@ class Harness:
             ok = [r for r in runs[v] if r["status"] == "ok"]
             if runs[v] and len(ok) == len(runs[v]):
                 med[v] = dict(seconds=statistics.median(r["seconds"] for r in ok),
+                              cpu_seconds=statistics.median(r["cpu_seconds"] for r in ok),
                               rss_kib=statistics.median(r["max_rss_kib"] for r in ok))
         s["median"] = med
         status = []
@@ -359,6 +361,9 @@ class Harness:
             for v in ("numaperf", "floor"):
                 if v in med:
                     s[v + "_ratio"] = med[v]["seconds"] / n["seconds"]
+            for v in ("numaperf", "floor"):
+                if v in med and n["cpu_seconds"] > 0:
+                    s[v + "_cpu_ratio"] = med[v]["cpu_seconds"] / n["cpu_seconds"]
             if "numaperf" in med:
                 s["rss_ratio"] = med["numaperf"]["rss_kib"] / n["rss_kib"]
                 limit = TARGETS["rss_factor"] * n["rss_kib"] + TARGETS["rss_extra_mib"] * 1024
@@ -392,6 +397,7 @@ class Harness:
         results = []
         for w in selected:
             log("%s:" % w["name"])
+            load_before = loadavg()
             builds = self.build(w)
             if builds["native"]["ok"]:
                 argv, runs = self.run_workload(w, builds)
@@ -403,6 +409,7 @@ class Harness:
                 if p["status"] in ("missed", "no profile") or p["status"].startswith("flaky"):
                     self.failures.append("%s: planted %s at %s:%d %s" % (
                         w["name"], p["kind"], p["file"], p["line"], p["status"]))
+            s["loadavg"] = [load_before, loadavg()]
             s.update(source=w["src"], args=argv, stresses=w["stresses"], builds=builds, runs=runs)
             results.append(s)
         summary = self.print_table(results)
@@ -418,27 +425,28 @@ class Harness:
         def fx(x, fmt="%.2fx"):
             return fmt % x if x is not None else "-"
 
-        hdr = "%-13s %9s %9s %8s %7s %8s %7s  %-22s %s" % (
-            "workload", "native s", "numaperf", "floor", "RSS", "build", "size", "status",
-            "planted (found/detectable; other)")
+        hdr = "%-13s %9s %9s %8s %8s %7s %7s %7s  %-9s %s" % (
+            "workload", "native s", "numaperf", "(cpu)", "floor", "RSS", "build", "size",
+            "planted", "status")
         lines = [hdr, "-" * len(hdr)]
         for s in results:
             pl = s["plants"]
             det = [p for p in pl if p["status"] != "not yet detectable"]
             found = sum(p["status"] == "found" for p in det)
             nyd = len(pl) - len(det)
-            plant_txt = "-" if not pl else "%d/%d%s" % (
-                found, len(det), "; %d not yet detectable" % nyd if nyd else "")
+            plant_txt = "-" if not pl else "%d/%d%s" % (found, len(det), " +%d" % nyd if nyd else "")
             status = "ok" if not s["problems"] else "; ".join(s["problems"])
             nat = s["median"].get("native")
-            lines.append("%-13s %9s %9s %8s %7s %8s %7s  %-22s %s" % (
+            lines.append("%-13s %9s %9s %8s %8s %7s %7s %7s  %-8s %s" % (
                 s["name"], "%.3f" % nat["seconds"] if nat else "-",
-                fx(s.get("numaperf_ratio")), fx(s.get("floor_ratio")), fx(s.get("rss_ratio")),
+                fx(s.get("numaperf_ratio")), fx(s.get("numaperf_cpu_ratio")),
+                fx(s.get("floor_ratio")), fx(s.get("rss_ratio")),
                 fx(s.get("numaperf_build_ratio")), fx(s.get("numaperf_size_ratio")),
-                status, plant_txt))
+                plant_txt, status))
         lines.append("-" * len(hdr))
         summary = {}
-        for key, label in (("numaperf_ratio", "numaperf"), ("floor_ratio", "floor"),
+        for key, label in (("numaperf_ratio", "numaperf"), ("numaperf_cpu_ratio", "numaperf cpu"),
+                           ("floor_ratio", "floor"),
                            ("rss_ratio", "peak RSS"), ("numaperf_build_ratio", "build time"),
                            ("numaperf_size_ratio", "binary size")):
             vals = [(s[key], s["name"]) for s in results if s.get(key)]
@@ -458,9 +466,16 @@ class Harness:
                    TARGETS["rss_factor"], TARGETS["rss_extra_mib"],
                    "met" if not rss_over else "NOT met (%s)" % ", ".join(rss_over)))
         summary["rss_over_target"] = rss_over
+        loads = [x for s in results for x in s.get("loadavg", []) if x is not None]
+        cpus = os.cpu_count() or 1
+        if loads and max(loads) > cpus + 0.5:
+            lines.append("warning: load average reached %.1f on %d CPUs while measuring: other "
+                         "processes were running; times are inflated and noisy (the cpu column "
+                         "is less affected)" % (max(loads), cpus))
         plants = [dict(p, workload=s["name"]) for s in results for p in s["plants"]]
         if plants:
-            lines.append("planted issues:")
+            lines.append("planted issues (table: found/checked, +N of kinds the runtime does not "
+                         "report yet):")
             for p in plants:
                 lines.append("  %-13s %-15s %-18s %s" % (
                     p["workload"], p["kind"], "%s:%d" % (p["file"], p["line"]), p["status"]))
@@ -506,6 +521,14 @@ def issue_matches(issue, plant):
     frames = [obj.get("site") or {}] + list(obj.get("stack") or [])
     return any(os.path.basename(f.get("file") or "") == plant["file"] and f.get("line") == plant["line"]
                for f in frames if isinstance(f, dict))
+
+
+def loadavg():
+    try:
+        with open("/proc/loadavg") as f:
+            return float(f.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 def cpu_model():
