@@ -10,6 +10,7 @@ namespace {
 
 using nlohmann::json;
 
+constexpr uint64_t kPageBytes = 4096;
 constexpr double kBlockwisePages = 0.8;    // share of shared pages dominated by one thread
 constexpr double kDuplicableReads = 0.9;   // share of shared accesses that are reads after the last write
 
@@ -133,7 +134,11 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
 
   uint64_t placement_remote = p.remote - std::min(p.remote, p.remote_in_sharing_pages);
   double remote_score = perMs(double(placement_remote), c.wall_ms);
-  if (placement_remote && remote_score >= c.remote_threshold) {
+  // Data smaller than a page in all stays in the caches of the threads that
+  // use it, and no page placement can change where it lives: its traffic is
+  // coherence, which the sharing scores report.
+  uint64_t footprint = object.size * std::max<uint64_t>(object.instances, 1);
+  if (placement_remote && remote_score >= c.remote_threshold && footprint >= kPageBytes) {
     report::Issue issue = makeIssue("remote_access", remote_score,
                                     perThousand(double(placement_remote), c.total_accesses),
                                     c.remote_threshold, object);
