@@ -62,6 +62,7 @@ std::optional<double> meanWhere(const NodeMatrix& mx, bool local) {
 }
 
 json matrixJson(const NodeMatrix& m) {
+  if (m.values.empty()) return nullptr;  // not measured at all
   json rows = json::array();
   for (const auto& r : m.values) {
     json row = json::array();

@@ -56,13 +56,17 @@ SweepResult runSweep(hwloc_topology_t topo, const Topology& t, const LatencyConf
   NoiseLoaders loaders(topo, c.noise);
   loaders.start();
   const uint64_t reps = std::min(c.repeat, 5u);
+  uint64_t innerBytes = r.caches.size() >= 2 ? r.caches[1].sizeBytes : 1 * MiB;
   runOnPu(topo, c.pu, [&] {
     for (uint64_t s : sizes) {
       if (progress) progress("buffer " + std::to_string(s >> 10) + " KiB");
       ChaseBuffer chaseBuf(mem.data(), s, line);
-      // 512 Ki accesses per repetition: >= 0.5 ms even in L1, ~0.1 s in DRAM.
-      uint64_t n = 512 * 1024;
-      LatencyStats st = measureChase(chaseBuf, n, static_cast<unsigned>(reps), std::min<uint64_t>(chaseBuf.lines(), 2u << 20));
+      // Per repetition: 512 Ki accesses in the inner caches (>= 0.5 ms even
+      // in L1), 128 Ki beyond them (tens of ms at DRAM latencies). Warm-up:
+      // one whole cycle up to 32 MiB (loads the caches), 512 Ki accesses
+      // beyond (settles the TLB; the buffer does not fit anyway).
+      uint64_t n = s <= innerBytes ? 512 * 1024 : 128 * 1024;
+      LatencyStats st = measureChase(chaseBuf, n, static_cast<unsigned>(reps), std::min<uint64_t>(chaseBuf.lines(), 512u << 10));
       r.points.push_back({s, st.medianNs});
     }
   });

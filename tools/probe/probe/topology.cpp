@@ -277,8 +277,8 @@ Topology HwlocTopology::model() const {
     bool complete = true;
     for (size_t i = 0; i < nodeObjs.size() && complete; ++i)
       for (size_t j = 0; j < nodeObjs.size(); ++j) {
-        hwloc_uint64_t v = 0;
-        if (hwloc_distances_obj_pair_values(dist, nodeObjs[i], nodeObjs[j], &v, nullptr) != 0) {
+        hwloc_uint64_t v = 0, back = 0;
+        if (hwloc_distances_obj_pair_values(dist, nodeObjs[i], nodeObjs[j], &v, &back) != 0) {
           complete = false;
           break;
         }
