@@ -150,11 +150,16 @@ def timed_run(measure, cmd, env, timeout, out_path):
             proc.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
             timed_out = True
+        except BaseException:  # Ctrl-C or SIGTERM: do not leave the workload running
+            timed_out = None
+        if timed_out is not False:
             try:
                 os.killpg(proc.pid, signal.SIGKILL)
             except OSError:
                 pass
             proc.wait()
+            if timed_out is None:
+                raise KeyboardInterrupt
     with open(out_path) as f:
         text = f.read()
     if timed_out:
@@ -597,4 +602,9 @@ def main(argv):
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    signal.signal(signal.SIGTERM, signal.default_int_handler)
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        log("interrupted")
+        sys.exit(130)
