@@ -23,6 +23,8 @@ namespace numaperf::cli {
 namespace {
 
 bool g_parse_only = false;
+bool g_have_after = false;
+std::vector<std::string> g_after;
 
 std::string oneLine(std::string s) {
   for (char& c : s)
@@ -136,10 +138,30 @@ void configureApp(CLI::App& app) {
   app.require_subcommand(1);
 }
 
+const std::vector<std::string>* argumentsAfterDashDash() {
+  return g_have_after ? &g_after : nullptr;
+}
+
 int parseAndRun(CLI::App& app, int argc, const char* const* argv) {
   try {
     try {
-      app.parse(argc, argv);
+      // `run`'s program may have options of its own: split at the first --.
+      g_have_after = false;
+      g_after.clear();
+      int used = argc;
+      int first = 1;
+      while (first < argc && argv[first][0] == '-' && std::strcmp(argv[first], "--") != 0) ++first;
+      if (first < argc && std::strcmp(argv[first], "run") == 0) {
+        for (int i = first + 1; i < argc; ++i) {
+          if (std::strcmp(argv[i], "--") == 0) {
+            used = i;
+            g_have_after = true;
+            g_after.assign(argv + i + 1, argv + argc);
+            break;
+          }
+        }
+      }
+      app.parse(used, argv);
       return kExitOk;
     } catch (const CLI::ParseError& e) {
       const std::string name = e.get_name();

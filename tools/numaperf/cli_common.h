@@ -58,6 +58,11 @@ std::string formatValue(double value);
 // "+35.0%" of the change from a to b ("new" when a is 0).
 std::string formatPercentChange(double a, double b);
 
+// For `numaperf run ... -- PROGRAM ARGS`: parseAndRun hands CLI11 only the
+// arguments before the first `--` and keeps the rest here (null when the
+// command line had no `--` after `run`).
+const std::vector<std::string>* argumentsAfterDashDash();
+
 // The top-level application with the common settings.
 void configureApp(CLI::App& app);
 

@@ -254,15 +254,30 @@ void registerRunCommand(CLI::App& app) {
                   "numaperf-clang")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
-  sub->add_option("command", o->command, "The program and its arguments (after --)")
-      ->required();
-  sub->positionals_at_end(false);
+  // Everything from the first positional argument (or after --) is the
+  // program's command line, options included.
+  sub->prefix_command();
   sub->footer(
       "Exit status: the program's own (128+N when it died of signal N); 127 program not found, "
       "126 not executable, 2 bad options.\n"
       "Programs not built with numaperf-clang get allocation and thread data but no access "
       "data; the report says so.");
-  sub->callback([o] { runRun(*o); });
+  sub->callback([o, sub] {
+    // parseAndRun takes everything after `--` out before CLI11 sees it;
+    // without `--` the command starts at the first positional argument.
+    o->command = sub->remaining();
+    const bool option_first = !o->command.empty() && o->command.front().size() > 1 &&
+                              o->command.front()[0] == '-';
+    if (option_first)
+      finish(kExitUsage, "run: unknown option " + o->command.front() +
+                             " (the program's options go after PROGRAM or --)");
+    if (const std::vector<std::string>* after = argumentsAfterDashDash()) {
+      // `run PROGRAM a -- b`: that -- is the program's own.
+      if (!o->command.empty()) o->command.push_back("--");
+      o->command.insert(o->command.end(), after->begin(), after->end());
+    }
+    runRun(*o);
+  });
 }
 
 }  // namespace numaperf::cli

@@ -52,7 +52,7 @@ class UnknownWalker {
         const json& issues = it.value();
         for (size_t i = 0; i < issues.size() && !full(); ++i)
           issue(issues[i], "issues[" + std::to_string(i) + "]");
-      } else if (!inList(k, {"schema_version", "thresholds", "notes", "issues", "imbalance"})) {
+      } else if (!inList(k, {"schema_version", "thresholds", "notes", "issues", "threads", "imbalance"})) {
         add(k);
       }
     }
