@@ -38,16 +38,27 @@ def topology():
     return out, nodes
 
 
+def node_total_kib(node):
+    with open(f"/sys/devices/system/node/node{node}/meminfo") as f:
+        for line in f:
+            if "MemTotal:" in line:
+                return int(line.split()[-2])
+    return 1 << 20
+
+
 def case_bad_input():
+    node = min(int(n[4:]) for n in os.listdir("/sys/devices/system/node") if n.startswith("node") and n[4:].isdigit())
+    huge = 2 * node_total_kib(node)  # twice the node's memory
+    huge_msg = "does not fit in node" if huge <= 268435456 else "at most 268435456 KiB"
     cases = [
         (["latency", "--pu", "100000"], "does not exist; valid PUs:"),
         (["latency", "--node", "4096"], "does not exist; valid nodes:"),
-        (["latency", "--buffer", str(1 << 34)], "does not fit in node"),
+        (["latency", "--node", str(node), "--buffer", str(huge)], huge_msg),
         (["latency", "--noise", "overload", "--noisy-node", "4096"], "noisy node 4096 does not exist; valid nodes:"),
         (["latency", "--noise", "loud"], "valid: none, spread, overload"),
         (["latency", "--noisy-node", "0"], "only used with --noise overload"),
         (["latency", "--buffer", "0"], "at least 1 KiB"),
-        (["matrix", "--buffer", str(1 << 34)], "does not fit in node"),
+        (["matrix", "--buffer", str(min(huge, 268435456))], "does not fit in node"),
         (["calibrate", "/nonexistent-dir/cal.json", "--buffer", "4096", "--workload", "256",
           "--no-loaded", "--no-bandwidth"], "cannot write"),
     ]
@@ -80,7 +91,7 @@ def case_latency_default():
     check(len(j["latency_ns"]["samples"]) == 3, "want 3 repetitions")
     pl = j["placement"]
     if pl is not None:
-        check(pl["on_node"] == pl["sampled"], f"pages off node: {pl}")
+        check(pl["on_node"] == pl["sampled_pages"], f"pages off node: {pl}")
 
 
 def case_latency_noise():

@@ -49,6 +49,12 @@ void guarded(Fn&& fn) {
   } catch (const std::bad_alloc&) {
     std::fprintf(stderr, "numaperf probe: error: out of memory\n");
     throw CLI::RuntimeError(2);
+  } catch (const CLI::Error&) {
+    throw;
+  } catch (const std::exception& e) {
+    // Not the user's doing: status 1.
+    std::fprintf(stderr, "numaperf probe: internal error: %s\n", e.what());
+    throw CLI::RuntimeError(1);
   }
 }
 
@@ -90,6 +96,7 @@ MatrixOptions matrixOptions(const MatrixOpts& o) {
   MatrixOptions m;
   if (o.bufferO->count()) {
     if (o.buffer < 1) throw ProbeError("--buffer must be at least 1 KiB");
+    if (o.buffer > (1ll << 28)) throw ProbeError("--buffer must be at most 268435456 KiB (256 GiB)");
     m.bufferBytes = static_cast<uint64_t>(o.buffer) * 1024;
   }
   if (o.workloadO->count()) {
