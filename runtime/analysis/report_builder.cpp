@@ -3,6 +3,7 @@
 #include "analysis/issue_classifier.h"
 #include "analysis/site_aggregation.h"
 #include "common/log.h"
+#include "core/mapping_registry.h"
 #include "core/object_registry.h"
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
@@ -96,6 +97,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["word_detail_writes"] = config.word_detail_writes;
 
   objectRegistry().foldAll();
+  mappingRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   ScoringContext context;
   context.wall_ms = profile.program.wall_ms;

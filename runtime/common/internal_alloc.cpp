@@ -5,9 +5,21 @@
 #include <atomic>
 #include <cstring>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace numaperf {
 namespace {
+
+// Raw system calls: the runtime interposes mmap/munmap for the program, and
+// its own memory must never be seen as the program's.
+void *rawMmap(size_t size, int extra_flags) {
+  long r = syscall(SYS_mmap, nullptr, size, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | extra_flags, -1, 0);
+  if (r == -1) return MAP_FAILED;
+  return reinterpret_cast<void *>(r);
+}
+void rawMunmap(void *p, size_t size) { syscall(SYS_munmap, p, size); }
 
 // Power-of-two size classes from 16 bytes to 64 KiB; larger blocks are
 // mapped directly.
@@ -37,8 +49,7 @@ size_t classIndex(size_t size) {
 }
 
 void *mapFresh(size_t size) {
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  void *p = rawMmap(size, 0);
   if (p == MAP_FAILED) return nullptr;
   g_mapped.fetch_add(size, std::memory_order_relaxed);
   return p;
@@ -74,7 +85,7 @@ void internalFree(void *p, size_t size) {
   if (!p) return;
   if (size == 0) size = 1;
   if (size > (size_t(1) << kMaxShift)) {
-    munmap(p, size);
+    rawMunmap(p, size);
     g_mapped.fetch_sub(size, std::memory_order_relaxed);
     return;
   }
@@ -88,8 +99,7 @@ void internalFree(void *p, size_t size) {
 uint64_t internalBytesMapped() { return g_mapped.load(std::memory_order_relaxed); }
 
 void *reserveAddressSpace(size_t size) {
-  void *p = mmap(nullptr, size, PROT_READ | PROT_WRITE,
-                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  void *p = rawMmap(size, MAP_NORESERVE);
   return p == MAP_FAILED ? nullptr : p;
 }
 

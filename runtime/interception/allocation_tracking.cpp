@@ -1,5 +1,6 @@
 #include "interception/allocation_tracking.h"
 
+#include "core/mapping_registry.h"
 #include "core/object_registry.h"
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
@@ -12,14 +13,33 @@ bool shouldTrackAllocations() {
   return profilingActive() || ensureInitialized();
 }
 
-void recordAllocation(void *p, size_t size) {
-  RuntimeScope scope;
+namespace {
+
+// The allocation site of the object being created: the caller's stack.
+StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
   uint32_t depth = captureStack(frames, runtimeConfig().stack_depth, t ? t->stack_high : 0);
   StackRecord *site = stackStore().intern(frames, depth);
   if (site) site->noteAllocation(size);
-  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, site);
+  return site;
+}
+
+}  // namespace
+
+void recordAllocation(void *p, size_t size) {
+  RuntimeScope scope;
+  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
+}
+
+void recordMapping(void *p, size_t size) {
+  RuntimeScope scope;
+  mappingRegistry().add(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
+}
+
+void retireMapping(void *p, size_t size) {
+  RuntimeScope scope;
+  mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
 
 void retireAllocation(void *p, bool forget_pages) {

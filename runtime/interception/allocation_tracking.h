@@ -15,5 +15,8 @@ void recordAllocation(void *p, size_t size);
 // `forget_pages`: the addresses go back to the allocator, so a later object
 // there must not inherit this one's first toucher.
 void retireAllocation(void *p, bool forget_pages);
+// Anonymous mappings: recorded like blocks; unmapping may cover any part.
+void recordMapping(void *p, size_t size);
+void retireMapping(void *p, size_t size);
 
 }  // namespace numaperf

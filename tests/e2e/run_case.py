@@ -201,6 +201,7 @@ case_gt_false_sharing_global = ground_truth("gt_false_sharing_global.c")
 case_gt_true_sharing = ground_truth("gt_true_sharing.c")
 case_gt_clean = ground_truth("gt_clean.c")
 case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
+case_gt_mmap = ground_truth("gt_mmap.c")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
