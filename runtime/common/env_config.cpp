@@ -63,14 +63,6 @@ void readUnsigned(const char *name, uint64_t min, uint64_t max, uint32_t *value)
                text, (unsigned long long)min, (unsigned long long)max, *value);
 }
 
-void readBool(const char *name, bool *value) {
-  const char *text = getenv(name);
-  if (!text) return;
-  if (!parseBool(text, value))
-    logMessage("%s='%s' is not one of 1/0, yes/no, true/false, on/off; using %s",
-               name, text, *value ? "1" : "0");
-}
-
 void readString(const char *name, std::string *value) {
   const char *text = getenv(name);
   if (text) *value = text;
@@ -88,7 +80,6 @@ RuntimeConfig loadRuntimeConfig() {
   readDouble("NUMAPERF_SHARING_SHARE", 0, 1e6, &c.sharing_share);
   readUnsigned("NUMAPERF_WORD_DETAIL_WRITES", 1, 1u << 30, &c.word_detail_writes);
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
-  readBool("NUMAPERF_QUIET", &c.quiet);
   return c;
 }
 

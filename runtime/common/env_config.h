@@ -27,8 +27,6 @@ struct RuntimeConfig {
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.
   uint32_t stack_depth = 16;
-  // Print the report even when it lists no issue.
-  bool quiet = false;
 };
 
 // Reads the environment; messages about bad values go to stderr.
