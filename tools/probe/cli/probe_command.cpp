@@ -23,6 +23,7 @@ struct LatencyOpts {
   long long pu = 0, node = 0, buffer = 0, workload = 0, noisyNode = 0, repeat = 0;
   std::string noise = "none";
   std::string pages = "huge";
+  std::string pattern = "random";
   bool sweep = false, json = false;
   CLI::Option *puO, *nodeO, *bufferO, *workloadO, *noisyNodeO, *repeatO;
 };
@@ -77,6 +78,7 @@ void runLatencyCommand(const LatencyOpts& o) {
   if (o.repeatO->count()) a.repeat = o.repeat;
   a.noise = o.noise;
   a.pages = o.pages;
+  a.pattern = o.pattern;
   a.sweep = o.sweep;
   LatencyConfig c = resolveLatency(t, a);
   for (const auto& n : c.notes) std::fprintf(stderr, "note: %s\n", n.c_str());
@@ -150,6 +152,9 @@ void registerProbeCommand(CLI::App& app) {
   lat->add_option("--noise", lo->noise, "Noisy loaders: none, spread or overload")->capture_default_str();
   lo->noisyNodeO = lat->add_option("--noisy-node", lo->noisyNode, "Node read by all loaders with --noise overload (default: --node)");
   lat->add_option("--pages", lo->pages, "Buffer pages: huge (transparent huge pages when available), small (4 KiB) or default")
+      ->capture_default_str();
+  lat->add_option("--pattern", lo->pattern,
+                  "Chase order: random (all lines, random pages) or local (random within 2 MiB windows, few TLB misses)")
       ->capture_default_str();
   lo->repeatO = lat->add_option("--repeat", lo->repeat, "Timed repetitions (default 7; median reported)");
   lat->add_flag("--sweep", lo->sweep, "Sweep buffer sizes up to --buffer and print the L1/L2/L3/DRAM plateaus");

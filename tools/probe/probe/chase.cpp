@@ -42,27 +42,30 @@ LatencyStats statsOf(std::vector<double> samples, uint64_t accessesPerRep) {
   return s;
 }
 
-ChaseBuffer::ChaseBuffer(void* mem, size_t bytes, size_t lineBytes, uint64_t seed) : line_(lineBytes) {
+ChaseBuffer::ChaseBuffer(void* mem, size_t bytes, size_t lineBytes, uint64_t seed, size_t windowBytes, size_t stepLines)
+    : line_(lineBytes), step_(stepLines ? stepLines : 1) {
   if (line_ < sizeof(void*)) line_ = 64;
-  lines_ = bytes / line_;
+  size_t slot = line_ * step_;
+  lines_ = bytes / slot;
   if (lines_ < 2) throw std::invalid_argument("chase buffer needs at least two cache lines");
   if (lines_ > UINT32_MAX) throw std::invalid_argument("chase buffer too large");
-  // Visit order: line 0 first, then a random permutation of the others;
-  // each line points to the next in that order, the last back to line 0.
+  // Visit order: a random permutation of the slots (of each window in turn);
+  // each slot points to the next in that order, the last back to the first.
   std::vector<uint32_t> order(lines_);
   for (size_t i = 0; i < lines_; ++i) order[i] = static_cast<uint32_t>(i);
   SplitMix rng{seed};
-  for (size_t i = lines_ - 1; i > 1; --i) {
-    size_t j = 1 + rng.below(i);  // in [1, i]
-    std::swap(order[i], order[j]);
+  size_t window = windowBytes ? std::max<size_t>(windowBytes / slot, 2) : lines_;
+  for (size_t lo = 0; lo < lines_; lo += window) {
+    size_t n = std::min(window, lines_ - lo);
+    for (size_t i = n - 1; i > 0; --i) std::swap(order[lo + i], order[lo + rng.below(i + 1)]);
   }
   char* base = static_cast<char*>(mem);
   for (size_t i = 0; i < lines_; ++i) {
-    char* from = base + size_t(order[i]) * line_;
-    char* to = base + size_t(order[(i + 1) % lines_]) * line_;
+    char* from = base + size_t(order[i]) * slot;
+    char* to = base + size_t(order[(i + 1) % lines_]) * slot;
     *reinterpret_cast<void**>(from) = to;
   }
-  start_ = base;
+  start_ = base + size_t(order[0]) * slot;
 }
 
 __attribute__((noinline)) void* chase(void* p, uint64_t n) {

@@ -19,17 +19,25 @@ LatencyStats statsOf(std::vector<double> samples, uint64_t accessesPerRep);
 
 class ChaseBuffer {
  public:
-  // Links all lines of [mem, mem + bytes) into one random cycle. bytes must
-  // hold at least two lines.
-  ChaseBuffer(void* mem, size_t bytes, size_t lineBytes = 64, uint64_t seed = 0x9e3779b97f4a7c15ull);
-  size_t lines() const { return lines_; }
-  size_t bytes() const { return lines_ * line_; }
+  // Links the lines of [mem, mem + bytes) into one cycle. bytes must hold at
+  // least two lines.
+  //   windowBytes == 0: one random order over all lines (default; every
+  //     access lands on a random page: prefetchers and TLB reach defeated).
+  //   windowBytes > 0: "local" pattern: the lines of each window (e.g. 2 MiB)
+  //     in random order, windows one after the other, and only one line in
+  //     each pair of lines (stepLines = 2) so that the adjacent-line
+  //     prefetcher does not help: DRAM latency with few TLB misses.
+  ChaseBuffer(void* mem, size_t bytes, size_t lineBytes = 64, uint64_t seed = 0x9e3779b97f4a7c15ull,
+              size_t windowBytes = 0, size_t stepLines = 1);
+  size_t lines() const { return lines_; }  // lines in the cycle
+  size_t bytes() const { return lines_ * line_ * step_; }
   void* start() const { return start_; }
 
  private:
   void* start_;
   size_t lines_;
   size_t line_;
+  size_t step_ = 1;
 };
 
 // Follows n links from p; returns where it stopped.

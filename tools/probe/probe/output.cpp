@@ -46,7 +46,9 @@ json configJson(const LatencyConfig& c) {
             {"buffer_bytes", c.bufferBytes},
             {"workload_bytes", c.workloadBytes},
             {"repeat", c.repeat},
-            {"noise", noiseModeName(c.noiseMode)}};
+            {"noise", noiseModeName(c.noiseMode)},
+            {"pages", pagePolicyName(c.pages)},
+            {"pattern", c.localPattern ? "local" : "random"}};
   if (c.noiseMode == NoiseMode::Overload) j["noisy_node"] = c.noisyNode;
   json loaders = json::array();
   for (const auto& l : c.noise.loaders) loaders.push_back({{"pu", l.pu}, {"node", l.node}, {"buffer_bytes", l.bufferBytes}});
@@ -59,7 +61,8 @@ std::string formatLatency(const LatencyResult& r) {
   const auto& c = r.config;
   std::ostringstream o;
   o << "latency: PU " << c.pu << " -> node " << c.node << ", buffer " << formatBytes(c.bufferBytes) << ", "
-    << r.stats.samples.size() << " x " << r.stats.accessesPerRep << " accesses, noise " << noiseModeName(c.noiseMode);
+    << r.stats.samples.size() << " x " << r.stats.accessesPerRep << " accesses, " << (c.localPattern ? "local" : "random")
+    << " pattern, " << pagePolicyName(c.pages) << " pages, noise " << noiseModeName(c.noiseMode);
   if (c.noiseMode != NoiseMode::None) o << " (" << r.loaders << " loaders)";
   o << "\n";
   o << "  " << fmt("%.1f", r.stats.medianNs) << " ns per access (median; min " << fmt("%.1f", r.stats.minNs) << ", max "

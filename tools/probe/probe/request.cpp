@@ -115,6 +115,9 @@ LatencyConfig resolveLatency(const Topology& t, const LatencyArgs& a) {
   auto pages = parsePagePolicy(a.pages);
   if (!pages) throw ProbeError("--pages '" + a.pages + "' is not a page policy; valid: huge, small, default");
   c.pages = *pages;
+  if (a.pattern != "random" && a.pattern != "local")
+    throw ProbeError("--pattern '" + a.pattern + "' is not a chase pattern; valid: random, local");
+  c.localPattern = a.pattern == "local";
   c.pu = a.pu ? checkPu(t, *a.pu) : defaultPu(t);
   c.node = a.node ? checkMemoryNode(t, *a.node, "node") : nearestMemoryNode(t, c.pu);
 

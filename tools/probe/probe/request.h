@@ -19,6 +19,7 @@ struct LatencyArgs {
   std::optional<long long> repeat;
   bool sweep = false;
   std::string pages = "huge";
+  std::string pattern = "random";
 };
 
 struct LatencyConfig {
@@ -31,6 +32,7 @@ struct LatencyConfig {
   unsigned noisyNode = 0;
   NoisePlan noise;
   PagePolicy pages = PagePolicy::Huge;
+  bool localPattern = false;  // --pattern local (see ChaseBuffer)
   std::vector<std::string> notes;  // said once, on stderr
 };
 

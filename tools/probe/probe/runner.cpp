@@ -12,6 +12,7 @@ namespace numaperf::probe {
 
 namespace {
 const uint64_t MiB = 1ull << 20;
+const size_t kLocalWindow = 2 << 20;  // --pattern local: random within 2 MiB
 
 size_t lineBytesFor(const Topology& t, unsigned pu) {
   const PuInfo* p = t.pu(pu);
@@ -29,7 +30,8 @@ LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const Latency
   r.config = c;
   size_t line = lineBytesFor(t, c.pu);
   NodeBuffer mem(std::max<uint64_t>(c.bufferBytes, 2 * line), c.node, c.pages);
-  ChaseBuffer chaseBuf(mem.data(), mem.size(), line);
+  ChaseBuffer chaseBuf(mem.data(), mem.size(), line, 0x9e3779b97f4a7c15ull, c.localPattern ? kLocalWindow : 0,
+                       c.localPattern ? 2 : 1);
   r.placement = mem.verify();
   NoiseLoaders loaders(topo, c.noise);
   loaders.start();
@@ -60,7 +62,8 @@ SweepResult runSweep(hwloc_topology_t topo, const Topology& t, const LatencyConf
   runOnPu(topo, c.pu, [&] {
     for (uint64_t s : sizes) {
       if (progress) progress("buffer " + std::to_string(s >> 10) + " KiB");
-      ChaseBuffer chaseBuf(mem.data(), s, line);
+      ChaseBuffer chaseBuf(mem.data(), s, line, 0x9e3779b97f4a7c15ull, c.localPattern ? kLocalWindow : 0,
+                           c.localPattern ? 2 : 1);
       // Per repetition: 512 Ki accesses in the inner caches (>= 0.5 ms even
       // in L1), 128 Ki beyond them (tens of ms at DRAM latencies). Warm-up:
       // one whole cycle up to 32 MiB (loads the caches), 512 Ki accesses
