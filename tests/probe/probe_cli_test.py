@@ -73,6 +73,27 @@ def case_bad_input():
         print("ok", args, "->", lines[0])
 
 
+def case_restricted_cpuset():
+    # Started with a narrower affinity (taskset), the probe only uses those
+    # PUs: the others are refused by name, the default PU is an allowed one.
+    cpus = sorted(os.sched_getaffinity(0))
+    if len(cpus) < 2:
+        print("SKIP: one CPU")
+        return
+    keep, other = cpus[-1], cpus[0]
+    base = ["taskset", "-c", str(keep), BIN, "probe", "latency"]
+    p = subprocess.run(base + ["--pu", str(other)], capture_output=True, text=True, timeout=60)
+    check(p.returncode == 2, f"exit {p.returncode}")
+    check(f"PU {other} is outside this process's allowed CPUs; valid PUs: {keep}" in p.stderr, p.stderr)
+    p = subprocess.run(base + ["--json", "--buffer", "1024", "--workload", "1024", "--noise", "spread"],
+                       capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, p.stderr)
+    j = json.loads(p.stdout)
+    check(j["config"]["pu"] == keep, f"default PU {j['config']['pu']} not the allowed {keep}")
+    check(j["config"]["loaders"] == [], "loaders outside the allowed CPUs")
+    check("no PU other than the test PU" in p.stderr, f"note missing: {p.stderr!r}")
+
+
 def latency_json(*extra):
     p, secs = run("latency", "--json", *extra)
     check(p.returncode == 0, f"latency {extra}: exit {p.returncode}: {p.stderr}")
