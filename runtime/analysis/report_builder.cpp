@@ -2,6 +2,7 @@
 
 #include "analysis/issue_classifier.h"
 #include "analysis/site_aggregation.h"
+#include "analysis/thread_analysis.h"
 #include "common/log.h"
 #include "core/mapping_registry.h"
 #include "core/object_registry.h"
@@ -114,6 +115,9 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
     classifyObject(t.object, t.profile, context, &profile.issues);
   }
   rankIssues(&profile.issues);
+  // Thread issues (migration, imbalance) follow the data issues; thresholds
+  // NUMAPERF_MIGRATION_THRESHOLD / NUMAPERF_IMBALANCE_RATIO (docs/threads.md).
+  appendThreadAnalysis(profile, start_ns, end_ns, symbolizer);
 
   if (!profile.program.access_data)
     profile.notes.push_back(

@@ -24,6 +24,17 @@ struct ThreadState {
   // others: plain counters keep the hot path free of atomics.
   uint64_t accesses = 0;
   uint64_t remote_accesses = 0;
+  // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
+  uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
+  uint64_t trylock_failures = 0;  // program's own trylock calls that failed
+  uint64_t cond_waits = 0;        // every condition wait
+  uint64_t barrier_waits = 0;     // every pthread / OpenMP barrier wait
+  uint64_t sem_waits = 0;         // semaphore waits that had to block
+  uint64_t joins = 0;             // pthread_join calls
+  // Kernel-observed CPU migrations (interception/thread_counters.cpp):
+  // perf fd while counting, then the final count (-1: not measured).
+  std::atomic<int> migration_fd{-1};
+  std::atomic<int64_t> observed_migrations{-1};
 };
 
 class ThreadRegistry {

@@ -19,6 +19,17 @@ void resolve(F *slot, const char *name) {
   *slot = reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
+// pthread_cond_* exist in two ABIs in glibc; programs built today use the
+// newer one (GLIBC_2.3.2 on x86-64), which dlsym does not always return.
+template <typename F>
+void resolveCond(F *slot, const char *name) {
+#if defined(__x86_64__) && defined(__GLIBC__)
+  *slot = reinterpret_cast<F>(dlvsym(RTLD_NEXT, name, "GLIBC_2.3.2"));
+  if (*slot) return;
+#endif
+  resolve(slot, name);
+}
+
 }  // namespace
 
 bool resolveRealFunctions() {
@@ -37,6 +48,29 @@ bool resolveRealFunctions() {
     resolve(&g_real.valloc, "valloc");
     resolve(&g_real.pvalloc, "pvalloc");
     resolve(&g_real.pthread_create, "pthread_create");
+    resolve(&g_real.pthread_mutex_lock, "pthread_mutex_lock");
+    resolve(&g_real.pthread_mutex_trylock, "pthread_mutex_trylock");
+    resolve(&g_real.pthread_mutex_timedlock, "pthread_mutex_timedlock");
+    resolve(&g_real.pthread_mutex_clocklock, "pthread_mutex_clocklock");
+    resolve(&g_real.pthread_spin_lock, "pthread_spin_lock");
+    resolve(&g_real.pthread_spin_trylock, "pthread_spin_trylock");
+    resolve(&g_real.pthread_rwlock_rdlock, "pthread_rwlock_rdlock");
+    resolve(&g_real.pthread_rwlock_tryrdlock, "pthread_rwlock_tryrdlock");
+    resolve(&g_real.pthread_rwlock_timedrdlock, "pthread_rwlock_timedrdlock");
+    resolve(&g_real.pthread_rwlock_wrlock, "pthread_rwlock_wrlock");
+    resolve(&g_real.pthread_rwlock_trywrlock, "pthread_rwlock_trywrlock");
+    resolve(&g_real.pthread_rwlock_timedwrlock, "pthread_rwlock_timedwrlock");
+    resolveCond(&g_real.pthread_cond_wait, "pthread_cond_wait");
+    resolveCond(&g_real.pthread_cond_timedwait, "pthread_cond_timedwait");
+    resolve(&g_real.pthread_cond_clockwait, "pthread_cond_clockwait");
+    resolve(&g_real.pthread_barrier_wait, "pthread_barrier_wait");
+    resolve(&g_real.sem_wait, "sem_wait");
+    resolve(&g_real.sem_trywait, "sem_trywait");
+    resolve(&g_real.sem_timedwait, "sem_timedwait");
+    resolve(&g_real.sem_clockwait, "sem_clockwait");
+    resolve(&g_real.pthread_join, "pthread_join");
+    resolve(&g_real.pthread_exit, "pthread_exit");
+    resolve(&g_real.pthread_detach, "pthread_detach");
     t_resolving = false;
     if (!g_real.malloc || !g_real.free || !g_real.calloc || !g_real.realloc) {
       logMessage("cannot find the real malloc/free with dlsym; aborting");

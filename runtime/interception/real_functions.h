@@ -4,7 +4,9 @@
 #pragma once
 
 #include <cstddef>
+#include <ctime>
 #include <pthread.h>
+#include <semaphore.h>
 
 namespace numaperf {
 
@@ -20,6 +22,33 @@ struct RealFunctions {
   void *(*pvalloc)(size_t) = nullptr;
   int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
                         void *) = nullptr;
+  // Synchronisation (interception/sync_interceptors.cpp). The clock* variants
+  // are null on a libc without them.
+  int (*pthread_mutex_lock)(pthread_mutex_t *) = nullptr;
+  int (*pthread_mutex_trylock)(pthread_mutex_t *) = nullptr;
+  int (*pthread_mutex_timedlock)(pthread_mutex_t *, const timespec *) = nullptr;
+  int (*pthread_mutex_clocklock)(pthread_mutex_t *, clockid_t, const timespec *) = nullptr;
+  int (*pthread_spin_lock)(pthread_spinlock_t *) = nullptr;
+  int (*pthread_spin_trylock)(pthread_spinlock_t *) = nullptr;
+  int (*pthread_rwlock_rdlock)(pthread_rwlock_t *) = nullptr;
+  int (*pthread_rwlock_tryrdlock)(pthread_rwlock_t *) = nullptr;
+  int (*pthread_rwlock_timedrdlock)(pthread_rwlock_t *, const timespec *) = nullptr;
+  int (*pthread_rwlock_wrlock)(pthread_rwlock_t *) = nullptr;
+  int (*pthread_rwlock_trywrlock)(pthread_rwlock_t *) = nullptr;
+  int (*pthread_rwlock_timedwrlock)(pthread_rwlock_t *, const timespec *) = nullptr;
+  int (*pthread_cond_wait)(pthread_cond_t *, pthread_mutex_t *) = nullptr;
+  int (*pthread_cond_timedwait)(pthread_cond_t *, pthread_mutex_t *,
+                                const timespec *) = nullptr;
+  int (*pthread_cond_clockwait)(pthread_cond_t *, pthread_mutex_t *, clockid_t,
+                                const timespec *) = nullptr;
+  int (*pthread_barrier_wait)(pthread_barrier_t *) = nullptr;
+  int (*sem_wait)(sem_t *) = nullptr;
+  int (*sem_trywait)(sem_t *) = nullptr;
+  int (*sem_timedwait)(sem_t *, const timespec *) = nullptr;
+  int (*sem_clockwait)(sem_t *, clockid_t, const timespec *) = nullptr;
+  int (*pthread_join)(pthread_t, void **) = nullptr;
+  void (*pthread_exit)(void *) __attribute__((noreturn)) = nullptr;
+  int (*pthread_detach)(pthread_t) = nullptr;
 };
 
 // Resolves every entry once; safe to call from any interceptor, any thread.

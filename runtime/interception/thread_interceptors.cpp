@@ -4,6 +4,7 @@
 #include "common/internal_alloc.h"
 #include "core/runtime_state.h"
 #include "interception/real_functions.h"
+#include "interception/thread_counters.h"
 
 #include <pthread.h>
 
@@ -19,14 +20,18 @@ struct ThreadStart {
 };
 
 struct ExitMarker {
-  ~ExitMarker() { threadRegistry().markCurrentThreadExited(); }
+  ~ExitMarker() {
+    closeMigrationCounter(ThreadRegistry::current());
+    threadRegistry().markCurrentThreadExited();
+  }
 };
 
 void *threadTrampoline(void *raw) {
   auto *start = static_cast<ThreadStart *>(raw);
   ThreadStart copy = *start;
   internalDelete(start);
-  if (profilingActive()) registerStartedThread(reinterpret_cast<void *>(copy.routine));
+  if (profilingActive())
+    openMigrationCounter(registerStartedThread(reinterpret_cast<void *>(copy.routine)));
   ExitMarker marker;
   return copy.routine(copy.arg);
 }

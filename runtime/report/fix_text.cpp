@@ -22,6 +22,8 @@ constexpr FixEntry kFixes[] = {
     {"padding", "Pad/align the contended fields to separate cache lines"},
     {"thread_binding", "Bind threads to nodes (round robin across nodes) to stop migrations"},
     {"adjust_threads", "Rebalance the number of threads per stage as suggested in the evidence"},
+    {"balance_work", "Split the work evenly among the threads of this type (smaller chunks, "
+                     "dynamic scheduling or work stealing)"},
     {"local_allocation",
      "Allocate the object on the node of the thread that uses it (first touch by that thread "
      "or numa_alloc_onnode)"},

@@ -53,6 +53,45 @@ json issueJson(const Issue& i) {
               {"evidence", asObject(i.evidence)}};
 }
 
+json threadJson(const ThreadRecord& t) {
+  return json{{"index", t.index},
+              {"type", t.type},
+              {"accesses", t.accesses},
+              {"contentions", t.contentions},
+              {"waits", t.waits},
+              {"cond_waits", t.cond_waits},
+              {"barrier_waits", t.barrier_waits},
+              {"sem_waits", t.sem_waits},
+              {"observed_migrations",
+               t.observed_migrations ? json(*t.observed_migrations) : json(nullptr)}};
+}
+
+json countsJson(const std::vector<std::pair<std::string, uint64_t>>& counts) {
+  json j = json::object();
+  for (const auto& [name, n] : counts) j[name] = n;
+  return j;
+}
+
+json imbalanceJson(const std::optional<Imbalance>& im) {
+  if (!im) return json(nullptr);
+  json types = json::array();
+  for (const ThreadTypeShare& t : im->types)
+    types.push_back(json{{"name", t.name},
+                         {"threads", t.threads},
+                         {"accesses", t.accesses},
+                         {"share", number(t.share)}});
+  json j{{"main_thread_accesses", im->main_thread_accesses},
+         {"types", std::move(types)},
+         {"ratio", number(im->ratio)},
+         {"suggested_total", im->suggested_total},
+         {"suggested", countsJson(im->suggested)}};
+  if (im->requested_total > 0) {
+    j["requested_total"] = im->requested_total;
+    j["suggested_for_requested"] = countsJson(im->suggested_for_requested);
+  }
+  return j;
+}
+
 // ---- reading -------------------------------------------------------------
 
 const char* typeName(const json& j) {
@@ -272,6 +311,67 @@ void readProgram(const json& j, ProgramInfo* p, std::string* err) {
   r.boolean("access_data", &p->access_data);
 }
 
+void readThread(const json& j, const std::string& path, ThreadRecord* t, std::string* err) {
+  if (!j.is_object()) {
+    *err = path + ": expected an object, got " + typeName(j);
+    return;
+  }
+  Reader r(j, path, err);
+  r.u32("index", &t->index);
+  r.str("type", &t->type);
+  r.u64("accesses", &t->accesses);
+  r.u64("contentions", &t->contentions);
+  r.u64("waits", &t->waits);
+  r.u64("cond_waits", &t->cond_waits);
+  r.u64("barrier_waits", &t->barrier_waits);
+  r.u64("sem_waits", &t->sem_waits);
+  if (const json* m = r.get("observed_migrations", false)) {
+    if (!m->is_null()) {
+      uint64_t v = 0;
+      r.u64("observed_migrations", &v);
+      t->observed_migrations = v;
+    }
+  }
+}
+
+void readCounts(const json& j, const std::string& path,
+                std::vector<std::pair<std::string, uint64_t>>* out, std::string* err) {
+  Reader r(j, path, err);
+  for (auto it = j.begin(); it != j.end() && r.ok(); ++it) {
+    uint64_t v = 0;
+    r.u64(it.key().c_str(), &v);
+    out->emplace_back(it.key(), v);
+  }
+}
+
+void readImbalance(const json& j, Imbalance* im, std::string* err) {
+  Reader r(j, "imbalance", err);
+  r.u64("main_thread_accesses", &im->main_thread_accesses);
+  if (const json* types = r.array("types")) {
+    for (size_t i = 0; i < types->size() && r.ok(); ++i) {
+      const std::string path = r.path("types") + "[" + std::to_string(i) + "]";
+      const json& e = (*types)[i];
+      if (!e.is_object()) {
+        *err = path + ": expected an object, got " + typeName(e);
+        break;
+      }
+      Reader t(e, path, err);
+      ThreadTypeShare share;
+      t.str("name", &share.name, true);
+      t.u64("threads", &share.threads);
+      t.u64("accesses", &share.accesses);
+      t.dbl("share", &share.share);
+      im->types.push_back(std::move(share));
+    }
+  }
+  r.dbl("ratio", &im->ratio);
+  r.u64("suggested_total", &im->suggested_total);
+  if (const json* s = r.object("suggested")) readCounts(*s, r.path("suggested"), &im->suggested, err);
+  r.u64("requested_total", &im->requested_total);
+  if (const json* s = r.object("suggested_for_requested"))
+    readCounts(*s, r.path("suggested_for_requested"), &im->suggested_for_requested, err);
+}
+
 std::optional<Profile> read(const json& j, std::string* err) {
   if (!j.is_object()) {
     *err = std::string("top level: expected an object, got ") + typeName(j);
@@ -301,6 +401,22 @@ std::optional<Profile> read(const json& j, std::string* err) {
       p.issues.push_back(std::move(issue));
     }
   }
+  if (const json* threads = r.array("threads")) {
+    for (size_t i = 0; i < threads->size() && r.ok(); ++i) {
+      ThreadRecord t;
+      readThread((*threads)[i], "threads[" + std::to_string(i) + "]", &t, err);
+      p.threads.push_back(std::move(t));
+    }
+  }
+  if (const json* im = r.get("imbalance", false)) {
+    if (im->is_object()) {
+      Imbalance value;
+      readImbalance(*im, &value, err);
+      p.imbalance = std::move(value);
+    } else if (!im->is_null()) {
+      r.wrongType("imbalance", "an object or null", *im);
+    }
+  }
   if (!r.ok()) return std::nullopt;
   return p;
 }
@@ -311,6 +427,8 @@ json toJson(const Profile& profile) {
   try {
     json issues = json::array();
     for (const Issue& i : profile.issues) issues.push_back(issueJson(i));
+    json threads = json::array();
+    for (const ThreadRecord& t : profile.threads) threads.push_back(threadJson(t));
     const ProgramInfo& p = profile.program;
     return json{{"schema_version", kSchemaVersion},
                 {"program",
@@ -322,7 +440,9 @@ json toJson(const Profile& profile) {
                   {"access_data", p.access_data}}},
                 {"thresholds", asObject(profile.thresholds)},
                 {"notes", profile.notes},
-                {"issues", std::move(issues)}};
+                {"issues", std::move(issues)},
+                {"threads", std::move(threads)},
+                {"imbalance", imbalanceJson(profile.imbalance)}};
   } catch (...) {
     return json{{"schema_version", kSchemaVersion}, {"error", "out of memory"}};
   }

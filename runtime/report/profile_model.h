@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace numaperf::report {
@@ -56,12 +57,48 @@ struct ProgramInfo {
   bool access_data = true;      // false when no instrumented code ran
 };
 
+// One thread of the run (see docs/threads.md).
+struct ThreadRecord {
+  uint32_t index = 0;
+  std::string type;              // "main", start routine name, "OpenMP worker"
+  uint64_t accesses = 0;         // instrumented memory accesses
+  uint64_t contentions = 0;      // lock acquisitions that found the lock busy
+  uint64_t waits = 0;            // cond_waits + barrier_waits + sem_waits
+  uint64_t cond_waits = 0;
+  uint64_t barrier_waits = 0;
+  uint64_t sem_waits = 0;        // semaphore waits that had to block
+  std::optional<uint64_t> observed_migrations;  // kernel count; none if unmeasured
+};
+
+// A group of threads with the same start routine.
+struct ThreadTypeShare {
+  std::string name;
+  uint64_t threads = 0;
+  uint64_t accesses = 0;
+  double share = 0;  // of the accesses of all worker (non-main) threads
+};
+
+// Work per thread type (NumaPerf Section 3.2.5).
+struct Imbalance {
+  uint64_t main_thread_accesses = 0;  // listed on its own, outside the shares
+  std::vector<ThreadTypeShare> types;
+  double ratio = 1;  // largest over smallest accesses per thread among types
+  // Threads per type proportional to the shares, for the current number of
+  // worker threads and (when NUMAPERF_SUGGEST_THREADS is set) for that total.
+  uint64_t suggested_total = 0;
+  std::vector<std::pair<std::string, uint64_t>> suggested;
+  uint64_t requested_total = 0;  // 0 = not requested
+  std::vector<std::pair<std::string, uint64_t>> suggested_for_requested;
+};
+
 struct Profile {
   int schema_version = kSchemaVersion;
   ProgramInfo program;
   nlohmann::json thresholds = nlohmann::json::object();  // name -> value
   std::vector<Issue> issues;       // ranked, most serious first
   std::vector<std::string> notes;  // runtime remarks shown in the report
+  std::vector<ThreadRecord> threads;   // index order; empty in older files
+  std::optional<Imbalance> imbalance;  // none without worker threads
 };
 
 }  // namespace numaperf::report

@@ -167,6 +167,185 @@ def case_report_to_file(c):
     check(len(os.listdir(out_dir)) == 1, "profile not written into the NUMAPERF_JSON directory")
 
 
+# ---- threads and synchronisation (docs/threads.md) ----------------------------
+
+def thread_issues(p, kind):
+    return [i for i in p["issues"] if i["kind"] == kind]
+
+
+def threads_by_type(p):
+    """type -> list of thread records."""
+    types = {}
+    for t in p["threads"]:
+        types.setdefault(t["type"], []).append(t)
+    return types
+
+
+def check_thread_records(p):
+    threads = p["threads"]
+    check(len(threads) == p["program"]["threads"],
+          "%d thread records for %d threads" % (len(threads), p["program"]["threads"]))
+    check([t["index"] for t in threads] == list(range(len(threads))), "thread indices not dense")
+    check(threads[0]["type"] == "main", "thread 0 is not main: %s" % threads[0])
+    for t in threads:
+        check(t["waits"] == t["cond_waits"] + t["barrier_waits"] + t["sem_waits"],
+              "waits are not the sum of their parts: %s" % t)
+    observed = [t["observed_migrations"] for t in threads]
+    if any(m is None for m in observed):
+        check(any("observed CPU migrations" in n for n in p["notes"]),
+              "observed migrations missing without a note")
+
+
+def case_thread_migration_heavy(c):
+    exe = c.compile(["sync_heavy.c"], "sync_heavy")
+    r = c.run(exe)
+    p = c.profile("sync_heavy")
+    check_thread_records(p)
+    issues = thread_issues(p, "thread_migration")
+    check(len(issues) == 1, "expected one thread_migration issue: %s" % p["issues"])
+    m = issues[0]
+    e = m["evidence"]
+    check(m["fix"] == "thread_binding", "fix is %s" % m["fix"])
+    check(m["score"] >= m["threshold"], "score below threshold")
+    check(m["normalized_score"] > 0, "no normalized score")
+    # 4 players x 200 barriers: exact; the rest depends on scheduling.
+    check(e["barrier_waits"] == 800, "barrier waits %s, expected 800" % e["barrier_waits"])
+    check(e["cond_waits"] > 0 and e["possible_migrations"] > 800, "too few events: %s" % e)
+    check(e["sem_waits"] <= 4000, "more semaphore waits than sem_wait calls: %s" % e)
+    check(0 < e["parallel_phase"] <= 1, "parallel phase %s" % e["parallel_phase"])
+    players = threads_by_type(p).get("player", [])
+    check(len(players) == 4, "expected 4 player threads: %s" % p["threads"])
+    check(all(t["barrier_waits"] == 200 for t in players), "per-thread barrier counts wrong")
+    check(sum(t["contentions"] + t["waits"] for t in players) == e["possible_migrations"],
+          "per-thread counts do not add up to the issue's total")
+    check("thread migration" in r.stderr and " /s (threshold" in r.stderr,
+          "text report lacks the migration issue:\n" + r.stderr)
+
+
+def case_thread_migration_none(c):
+    exe = c.compile(["private_only.c"], "private_only")
+    c.run(exe)
+    p = c.profile("private_only")
+    check_thread_records(p)
+    check(not thread_issues(p, "thread_migration"), "migration issue without sync")
+    check(all(t["contentions"] == 0 and t["waits"] == 0 for t in p["threads"]),
+          "sync events counted in a program without sync: %s" % p["threads"])
+    im = p["imbalance"]
+    check([t["name"] for t in im["types"]] == ["worker"], "types: %s" % im["types"])
+    check(im["types"][0]["share"] == 1.0 and im["types"][0]["threads"] == 3, "shares: %s" % im)
+    check(not thread_issues(p, "load_imbalance"), "imbalance among identical workers")
+
+
+def pipeline_profile(c, a_work, b_work, env=None):
+    name = "pipeline_%d_%d" % (a_work, b_work)
+    exe = c.compile(["pipeline.c"], name, extra=["-DA_WORK=%d" % a_work, "-DB_WORK=%d" % b_work])
+    r = c.run(exe, env=env)
+    check(r.stdout == "done\n", "program output: %r" % r.stdout)
+    p = c.profile(name)
+    check_thread_records(p)
+    im = p["imbalance"]
+    shares = {t["name"]: t["share"] for t in im["types"]}
+    check(sorted(shares) == ["stage_a", "stage_b"], "thread types: %s" % im["types"])
+    check(all(t["threads"] == 2 for t in im["types"]), "threads per type: %s" % im["types"])
+    check(im["main_thread_accesses"] < sum(t["accesses"] for t in im["types"]) / 100,
+          "main thread counted as a worker: %s" % im)
+    return p, im, shares
+
+
+def case_load_imbalance_pipeline(c):
+    p, im, shares = pipeline_profile(c, 9, 1, env={"NUMAPERF_SUGGEST_THREADS": "20"})
+    check(abs(shares["stage_a"] - 0.9) < 0.02 and abs(shares["stage_b"] - 0.1) < 0.02,
+          "shares %s, expected about 0.9/0.1" % shares)
+    check(8 < im["ratio"] < 10, "ratio %s" % im["ratio"])
+    check(im["suggested"] == {"stage_a": 3, "stage_b": 1} and im["suggested_total"] == 4,
+          "suggestion for 4 threads: %s" % im)
+    check(im["requested_total"] == 20 and
+          im["suggested_for_requested"] == {"stage_a": 18, "stage_b": 2},
+          "suggestion for NUMAPERF_SUGGEST_THREADS=20: %s" % im)
+    issues = thread_issues(p, "load_imbalance")
+    check(len(issues) == 1, "expected one load_imbalance issue: %s" % p["issues"])
+    i = issues[0]
+    check(i["fix"] == "adjust_threads" and i["score"] > i["threshold"], "issue: %s" % i)
+    ev = i["evidence"]
+    check(ev["types"]["stage_a"]["suggested_threads"] == 3 and
+          ev["types"]["stage_b"]["suggested_threads"] == 1, "evidence: %s" % ev)
+    check(ev["suggested_for_requested"] == {"stage_a": 18, "stage_b": 2}, "evidence: %s" % ev)
+
+
+def case_balanced_pipeline(c):
+    p, im, shares = pipeline_profile(c, 3, 3)
+    check(abs(shares["stage_a"] - 0.5) < 0.05, "shares %s, expected about 0.5/0.5" % shares)
+    check(im["ratio"] < 1.2, "ratio %s" % im["ratio"])
+    check(im["suggested"] == {"stage_a": 2, "stage_b": 2}, "suggestion: %s" % im)
+    check("requested_total" not in im, "requested total without NUMAPERF_SUGGEST_THREADS")
+    check(not thread_issues(p, "load_imbalance"), "balanced pipeline reported: %s" % p["issues"])
+
+
+def check_openmp_profile(p, stdout):
+    check(stdout == "threads=4 total=4000\n", "program output: %r" % stdout)
+    check_thread_records(p)
+    types = threads_by_type(p)
+    workers = types.get("OpenMP worker", [])
+    check(len(workers) == 3, "expected 3 OpenMP workers: %s" % p["threads"])
+    team = workers + types["main"]
+    # 50 explicit barriers, plus the end of the worksharing loop.
+    counts = {t["barrier_waits"] for t in team}
+    check(len(counts) == 1 and counts.pop() >= 50, "barrier waits per thread: %s" % team)
+    check(not thread_issues(p, "load_imbalance"), "imbalance in a balanced team")
+
+
+def case_openmp_libomp(c):
+    exe = c.compile(["openmp_barriers.c"], "openmp_libomp", extra=["-fopenmp"])
+    r = c.run(exe)
+    p = c.profile("openmp_libomp")
+    check_openmp_profile(p, r.stdout)
+    check(all(t["accesses"] > 0 for t in p["threads"]), "accesses not counted")
+
+
+def case_openmp_libgomp(c):
+    # clang emits libomp calls only; libgomp programs come from gcc, built
+    # without the pass and linked with the runtime: sync is still counted.
+    gcc = shutil.which("gcc")
+    if not gcc:
+        print("SKIP: gcc not found")
+        return
+    libdir = os.path.join(os.path.dirname(c.bin), "lib")
+    exe = os.path.join(c.work, "openmp_libgomp")
+    cmd = [gcc, "-O2", "-fopenmp", os.path.join(PROGRAMS, "openmp_barriers.c"), "-o", exe,
+           "-L" + libdir, "-lnumaperf", "-Wl,-rpath," + libdir]
+    b = subprocess.run(cmd, capture_output=True, text=True)
+    check(b.returncode == 0, "gcc failed: %s" % b.stderr)
+    r = c.run(exe)
+    check_openmp_profile(c.profile("openmp_libgomp"), r.stdout)
+
+
+def lifecycle_case(main_exits):
+    def case(c):
+        extra = ["-DMAIN_PTHREAD_EXIT"] if main_exits else []
+        exe = c.compile(["thread_lifecycle.c"], "thread_lifecycle", extra=extra)
+        r = c.run(exe)
+        check(r.stdout == "done\n", "program output: %r" % r.stdout)
+        p = c.profile("thread_lifecycle")
+        check_thread_records(p)
+        check(p["program"]["threads"] == 1 + 2000 + 8 + 8, "threads: %d" % p["program"]["threads"])
+        types = threads_by_type(p)
+        for name, n, per_thread in (("short_lived", 2000, 2), ("detached", 8, 5),
+                                    ("exiting", 8, 7)):
+            ts = types.get(name, [])
+            check(len(ts) == n, "%d %s threads, expected %d" % (len(ts), name, n))
+            check(all(t["barrier_waits"] == per_thread for t in ts),
+                  "%s: barrier waits lost" % name)
+            check(all(t["accesses"] > 0 for t in ts), "%s: accesses lost" % name)
+        check(not thread_issues(p, "load_imbalance"), "imbalance: %s" % p["issues"])
+        check(not any("still running" in n for n in p["notes"]), "threads left running: %s"
+              % p["notes"])
+    return case
+
+
+case_thread_lifecycle = lifecycle_case(False)
+case_thread_lifecycle_main_exit = lifecycle_case(True)
+
+
 # Per-millisecond scores fall when the machine is busy (CI runs tests in
 # parallel on two cores); the ground-truth cases test what is found and the
 # advice, so they use thresholds a loaded machine still clears. The clean

@@ -1,0 +1,357 @@
+#include "analysis/thread_analysis.h"
+
+#include "analysis/thread_metrics.h"
+#include "common/env_config.h"
+#include "common/log.h"
+#include "core/runtime_state.h"
+#include "core/thread_registry.h"
+#include "interception/thread_counters.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace numaperf {
+namespace {
+
+ThreadAnalysisConfig g_thread_config;
+
+void readDouble(const char *name, double min, double max, double *value) {
+  const char *text = getenv(name);
+  if (text && !parseDouble(text, min, max, value))
+    logMessage("%s='%s' is not a number in [%g, %g]; using %g", name, text, min, max, *value);
+}
+
+void readUnsigned(const char *name, uint64_t min, uint64_t max, uint64_t *value) {
+  const char *text = getenv(name);
+  if (text && !parseUnsigned(text, min, max, value))
+    logMessage("%s='%s' is not a whole number in [%llu, %llu]; using %llu", name, text,
+               (unsigned long long)min, (unsigned long long)max,
+               (unsigned long long)*value);
+}
+
+std::string baseName(const std::string &path) {
+  size_t slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool isOpenMPRuntime(const std::string &module) {
+  std::string b = baseName(module);
+  return b.rfind("libgomp", 0) == 0 || b.rfind("libomp", 0) == 0 ||
+         b.rfind("libiomp", 0) == 0;
+}
+
+// The type of a thread: "main", "OpenMP worker", its start routine's name,
+// or module+offset when the routine has no symbol.
+class TypeNamer {
+ public:
+  explicit TypeNamer(symbolize::Symbolizer &s) : symbolizer_(s) {}
+  std::string name(const ThreadState &t) {
+    if (!t.start_routine) return t.index == 0 ? "main" : "(not created by pthread_create)";
+    uint64_t pc = reinterpret_cast<uint64_t>(t.start_routine);
+    auto it = cache_.find(pc);
+    if (it != cache_.end()) return it->second;
+    report::Frame f = symbolizer_.symbolize(pc, false);
+    std::string n;
+    if (isOpenMPRuntime(f.module)) {
+      n = "OpenMP worker";
+    } else if (!f.location.function.empty()) {
+      n = f.location.function;
+    } else {
+      char buf[32];
+      snprintf(buf, sizeof buf, "+0x%llx", (unsigned long long)f.module_offset);
+      n = (f.module.empty() ? std::string("?") : baseName(f.module)) + buf;
+    }
+    cache_.emplace(pc, n);
+    return n;
+  }
+
+ private:
+  symbolize::Symbolizer &symbolizer_;
+  std::map<uint64_t, std::string> cache_;
+};
+
+struct Snapshot {
+  report::ThreadRecord record;
+  uint64_t start_ns = 0, end_ns = 0;
+  uint64_t events() const { return record.contentions + record.waits; }
+};
+
+std::vector<std::pair<std::string, uint64_t>> named(const std::vector<std::string> &names,
+                                                    const std::vector<uint64_t> &counts) {
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (size_t i = 0; i < names.size(); ++i) out.emplace_back(names[i], counts[i]);
+  return out;
+}
+
+nlohmann::json countsObject(const std::vector<std::pair<std::string, uint64_t>> &counts) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto &[name, n] : counts) j[name] = n;
+  return j;
+}
+
+void addMigrationIssue(report::Profile &profile, const std::vector<Snapshot> &threads,
+                       double p, double run_seconds) {
+  const ThreadAnalysisConfig &config = g_thread_config;
+  uint64_t contentions = 0, cond = 0, barrier = 0, sem = 0, events = 0;
+  int64_t observed = 0;
+  bool observed_any = false;
+  for (const Snapshot &s : threads) {
+    contentions += s.record.contentions;
+    cond += s.record.cond_waits;
+    barrier += s.record.barrier_waits;
+    sem += s.record.sem_waits;
+    events += s.events();
+    if (s.record.observed_migrations) {
+      observed += int64_t(*s.record.observed_migrations);
+      observed_any = true;
+    }
+  }
+  report::Issue issue;
+  issue.kind = "thread_migration";
+  issue.score = migrationScore(p, events, run_seconds, threads.size());
+  issue.normalized_score =
+      migrationNormalizedScore(p, events, profile.program.total_accesses);
+  issue.threshold = config.migration_threshold;
+  if (events == 0 || issue.score < issue.threshold) return;
+  issue.fix = "thread_binding";
+  nlohmann::json &e = issue.evidence;
+  e["possible_migrations"] = events;
+  e["lock_contentions"] = contentions;
+  e["cond_waits"] = cond;
+  e["barrier_waits"] = barrier;
+  e["sem_waits"] = sem;
+  e["parallel_phase"] = p;
+  e["run_seconds"] = run_seconds;
+  e["threads"] = threads.size();
+  // The busiest threads by possible migrations (all of them are in the
+  // profile's top-level `threads`).
+  std::vector<const Snapshot *> order;
+  for (const Snapshot &s : threads) order.push_back(&s);
+  std::stable_sort(order.begin(), order.end(), [](const Snapshot *a, const Snapshot *b) {
+    return a->events() > b->events();
+  });
+  nlohmann::json busiest = nlohmann::json::object();
+  for (size_t i = 0; i < order.size() && i < 8 && order[i]->events() > 0; ++i)
+    busiest["thread " + std::to_string(order[i]->record.index) + " (" +
+            order[i]->record.type + ")"] = order[i]->events();
+  e["possible_migrations_by_thread"] = std::move(busiest);
+  if (observed_any)
+    e["observed_migrations_on_this_machine"] = observed;
+  profile.issues.push_back(std::move(issue));
+}
+
+void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads) {
+  const ThreadAnalysisConfig &config = g_thread_config;
+  std::vector<std::string> names;
+  std::vector<uint64_t> type_threads, type_accesses;
+  std::vector<std::vector<const Snapshot *>> members;
+  std::vector<std::vector<Interval>> lifetimes;
+  std::map<std::string, size_t> position;
+  report::Imbalance im;
+  uint64_t worker_accesses = 0;
+  for (const Snapshot &s : threads) {
+    if (s.record.type == "main") {
+      im.main_thread_accesses += s.record.accesses;
+      continue;
+    }
+    auto [it, added] = position.emplace(s.record.type, names.size());
+    if (added) {
+      names.push_back(s.record.type);
+      type_threads.push_back(0);
+      type_accesses.push_back(0);
+      members.emplace_back();
+      lifetimes.emplace_back();
+    }
+    size_t k = it->second;
+    ++type_threads[k];
+    type_accesses[k] += s.record.accesses;
+    members[k].push_back(&s);
+    lifetimes[k].push_back({s.start_ns, s.end_ns});
+    worker_accesses += s.record.accesses;
+  }
+  if (names.empty()) return;
+
+  std::vector<double> shares = sharesOf(type_accesses);
+  uint64_t workers = 0;
+  for (size_t i = 0; i < names.size(); ++i) {
+    im.types.push_back({names[i], type_threads[i], type_accesses[i], shares[i]});
+    workers += type_threads[i];
+  }
+  // Only types that run at the same time compete for the machine: types in
+  // different phases of the program (never alive together) are not compared
+  // and their threads are not traded against each other.
+  std::vector<uint64_t> suggested(names.size(), 0), requested(names.size(), 0);
+  im.ratio = 1;
+  struct Group {
+    std::vector<size_t> types;
+    std::vector<double> shares;
+    std::vector<uint64_t> suggested, requested;
+    uint64_t threads = 0, accesses = 0;
+    double ratio = 1;
+  };
+  std::vector<Group> groups;
+  for (const std::vector<size_t> &members_of : concurrentGroups(lifetimes)) {
+    Group g;
+    g.types = members_of;
+    std::vector<uint64_t> acc, thr;
+    for (size_t k : members_of) {
+      acc.push_back(type_accesses[k]);
+      thr.push_back(type_threads[k]);
+      g.threads += type_threads[k];
+      g.accesses += type_accesses[k];
+    }
+    g.shares = sharesOf(acc);
+    g.ratio = perThreadRatio(acc, thr);
+    g.suggested = suggestThreads(g.shares, g.threads);
+    if (config.suggest_threads > 0) g.requested = suggestThreads(g.shares, config.suggest_threads);
+    for (size_t j = 0; j < members_of.size(); ++j) {
+      suggested[members_of[j]] = g.suggested[j];
+      if (config.suggest_threads > 0) requested[members_of[j]] = g.requested[j];
+    }
+    im.ratio = std::max(im.ratio, g.ratio);
+    groups.push_back(std::move(g));
+  }
+  im.suggested_total = workers;
+  im.suggested = named(names, suggested);
+  if (config.suggest_threads > 0) {
+    im.requested_total = config.suggest_threads;
+    im.suggested_for_requested = named(names, requested);
+  }
+  profile.imbalance = im;
+  if (worker_accesses < config.min_accesses) return;
+
+  // Between types running together.
+  for (const Group &g : groups) {
+    if (g.types.size() < 2 || g.accesses < config.min_accesses ||
+        !(g.ratio > config.imbalance_ratio))
+      continue;
+    report::Issue issue;
+    issue.kind = "load_imbalance";
+    issue.score = g.ratio;
+    issue.normalized_score = g.ratio;
+    issue.threshold = config.imbalance_ratio;
+    issue.fix = "adjust_threads";
+    nlohmann::json &e = issue.evidence;
+    e["scope"] = "thread types";
+    e["accesses_per_thread_ratio"] = g.ratio;
+    nlohmann::json types = nlohmann::json::object();
+    nlohmann::json req = nlohmann::json::object();
+    for (size_t j = 0; j < g.types.size(); ++j) {
+      size_t k = g.types[j];
+      types[names[k]] = {{"threads", type_threads[k]},
+                         {"share", g.shares[j]},
+                         {"suggested_threads", g.suggested[j]}};
+      if (config.suggest_threads > 0) req[names[k]] = g.requested[j];
+    }
+    e["types"] = std::move(types);
+    e["suggested_total"] = g.threads;
+    if (config.suggest_threads > 0) {
+      e["requested_total"] = config.suggest_threads;
+      e["suggested_for_requested"] = std::move(req);
+    }
+    profile.issues.push_back(std::move(issue));
+  }
+
+  // Within one type: threads alive together doing very different amounts
+  // of work.
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (members[i].size() < 2 || type_accesses[i] < config.min_accesses ||
+        type_accesses[i] < worker_accesses / 10)
+      continue;
+    const Snapshot *lo = nullptr, *hi = nullptr;
+    size_t concurrent = 0;
+    for (size_t j : overlappingIntervals(lifetimes[i])) {
+      const Snapshot *s = members[i][j];
+      if (!lo || s->record.accesses < lo->record.accesses) lo = s;
+      if (!hi || s->record.accesses > hi->record.accesses) hi = s;
+      ++concurrent;
+    }
+    if (concurrent < 2) continue;
+    double ratio =
+        double(hi->record.accesses) / double(std::max<uint64_t>(1, lo->record.accesses));
+    if (!(ratio > config.imbalance_ratio)) continue;
+    report::Issue issue;
+    issue.kind = "load_imbalance";
+    issue.score = ratio;
+    issue.normalized_score = ratio;
+    issue.threshold = config.imbalance_ratio;
+    issue.fix = "balance_work";
+    nlohmann::json &e = issue.evidence;
+    e["scope"] = "threads of one type";
+    e["type"] = names[i];
+    e["threads"] = type_threads[i];
+    e["busiest_thread"] = {{"index", hi->record.index}, {"accesses", hi->record.accesses}};
+    e["least_busy_thread"] = {{"index", lo->record.index}, {"accesses", lo->record.accesses}};
+    e["mean_accesses"] = double(type_accesses[i]) / double(type_threads[i]);
+    profile.issues.push_back(std::move(issue));
+  }
+}
+
+}  // namespace
+
+const ThreadAnalysisConfig &threadAnalysisConfig() { return g_thread_config; }
+
+void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t end_ns,
+                          symbolize::Symbolizer &symbolizer) {
+  const ThreadAnalysisConfig &config = g_thread_config;
+  profile.thresholds["thread_migration"] = config.migration_threshold;
+  profile.thresholds["imbalance_ratio"] = config.imbalance_ratio;
+  collectMigrationCounters();
+
+  TypeNamer namer(symbolizer);
+  std::vector<Snapshot> threads;
+  std::vector<Interval> intervals;
+  uint64_t still_running = 0;
+  threadRegistry().forEach([&](const ThreadState &t) {
+    Snapshot s;
+    report::ThreadRecord &r = s.record;
+    r.index = t.index;
+    r.type = namer.name(t);
+    r.accesses = t.accesses;
+    r.contentions = t.lock_contentions;
+    r.cond_waits = t.cond_waits;
+    r.barrier_waits = t.barrier_waits;
+    r.sem_waits = t.sem_waits;
+    r.waits = r.cond_waits + r.barrier_waits + r.sem_waits;
+    int64_t m = t.observed_migrations.load(std::memory_order_acquire);
+    if (m >= 0) r.observed_migrations = uint64_t(m);
+    s.start_ns = t.start_ns;
+    s.end_ns = t.end_ns.load(std::memory_order_acquire);
+    if (s.end_ns == 0 || s.end_ns > end_ns) {
+      s.end_ns = end_ns;
+      if (t.index != 0 && s.record.type != "OpenMP worker") ++still_running;
+    }
+    intervals.push_back({s.start_ns, s.end_ns});
+    threads.push_back(std::move(s));
+  });
+  double p = parallelPhase(intervals, start_ns, end_ns);
+  double run_seconds = double(end_ns - start_ns) / 1e9;
+
+  addMigrationIssue(profile, threads, p, run_seconds);
+  addImbalance(profile, threads);
+  for (Snapshot &s : threads) profile.threads.push_back(std::move(s.record));
+
+  std::string problem = migrationCounterProblem();
+  if (!problem.empty())
+    profile.notes.push_back("observed CPU migrations are not available on this machine (" +
+                            problem + ")");
+  if (still_running > 0)
+    profile.notes.push_back(std::to_string(still_running) +
+                            " thread(s) were still running when the report was written");
+}
+
+}  // namespace numaperf
+
+// Thresholds are read once, at start-up, right after the runtime's own
+// settings (constructor 101), like every other NUMAPERF_* variable.
+__attribute__((constructor(102))) static void numaperfReadThreadConfig() {
+  using namespace numaperf;
+  if (!profilingActive()) return;
+  readDouble("NUMAPERF_MIGRATION_THRESHOLD", 0, 1e15, &g_thread_config.migration_threshold);
+  readDouble("NUMAPERF_IMBALANCE_RATIO", 1, 1e15, &g_thread_config.imbalance_ratio);
+  readUnsigned("NUMAPERF_SUGGEST_THREADS", 1, 1u << 20, &g_thread_config.suggest_threads);
+}

@@ -1,0 +1,24 @@
+// Kernel-observed CPU migrations per thread: a perf_event software counter
+// (PERF_COUNT_SW_CPU_MIGRATIONS, works without a hardware PMU, e.g. in VMs)
+// opened for each thread when it starts (inherit=0: the thread only) and read
+// when it ends, or at report time for threads still running. When the kernel
+// refuses (perf_event_paranoid, seccomp, no perf support) nothing is retried
+// and the report says so once.
+#pragma once
+
+#include "core/thread_registry.h"
+
+#include <string>
+
+namespace numaperf {
+
+// Called by the thread itself, right after it is registered.
+void openMigrationCounter(ThreadState *t);
+// Called by the thread itself when it ends (idempotent).
+void closeMigrationCounter(ThreadState *t);
+// Report time: reads the counters of threads still running.
+void collectMigrationCounters();
+// Empty when the counters worked; otherwise why they did not.
+std::string migrationCounterProblem();
+
+}  // namespace numaperf

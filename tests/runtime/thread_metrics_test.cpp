@@ -1,0 +1,135 @@
+// Pure computations of the thread report: parallel phase, migration score,
+// shares, suggestions, concurrency groups.
+#include "analysis/thread_metrics.h"
+
+#include <gtest/gtest.h>
+
+using namespace numaperf;
+
+TEST(ParallelPhase, SingleThreadIsSerial) {
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 100}}, 0, 100), 0.0);
+}
+
+TEST(ParallelPhase, OverlapFraction) {
+  // main all along, one worker from 20 to 70: half of the run is parallel.
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 100}, {20, 70}}, 0, 100), 0.5);
+  // Two workers back to back: still two alive from 20 to 80.
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 100}, {20, 50}, {50, 80}}, 0, 100), 0.6);
+}
+
+TEST(ParallelPhase, TouchingIntervalsDoNotOverlap) {
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 50}, {50, 100}}, 0, 100), 0.0);
+}
+
+TEST(ParallelPhase, ClippedToRunAndEmptyRun) {
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 1000}, {0, 1000}}, 100, 200), 1.0);
+  EXPECT_DOUBLE_EQ(parallelPhase({{0, 1000}, {0, 1000}}, 200, 200), 0.0);
+  EXPECT_DOUBLE_EQ(parallelPhase({{10, 5}, {0, 100}}, 0, 100), 0.0);  // empty interval
+}
+
+TEST(ParallelPhase, ManyShortThreadsUnderMain) {
+  std::vector<Interval> v{{0, 2000}};
+  for (uint64_t i = 0; i < 1000; ++i) v.push_back({i * 2, i * 2 + 1});  // alive half the time
+  EXPECT_DOUBLE_EQ(parallelPhase(v, 0, 2000), 0.5);
+}
+
+TEST(MigrationScore, PaperFormula) {
+  // p = 0.5, 4000 events, 2 s, 4 threads: 0.5 * 4000 / (2 * 4) = 250.
+  EXPECT_DOUBLE_EQ(migrationScore(0.5, 4000, 2.0, 4), 250.0);
+  EXPECT_DOUBLE_EQ(migrationScore(1.0, 0, 2.0, 4), 0.0);
+  EXPECT_DOUBLE_EQ(migrationScore(1.0, 10, 0.0, 4), 0.0);
+  EXPECT_DOUBLE_EQ(migrationScore(1.0, 10, 1.0, 0), 0.0);
+}
+
+TEST(MigrationScore, MoreThreadsSameRatePerThreadSameScore) {
+  // Twice the threads doing the same per-thread work: same score.
+  EXPECT_DOUBLE_EQ(migrationScore(1.0, 1000, 1.0, 2), migrationScore(1.0, 2000, 1.0, 4));
+}
+
+TEST(MigrationScore, NormalizedPerThousandAccesses) {
+  EXPECT_DOUBLE_EQ(migrationNormalizedScore(0.5, 200, 100000), 1.0);
+  EXPECT_DOUBLE_EQ(migrationNormalizedScore(1.0, 200, 0), 0.0);
+}
+
+TEST(Shares, SumToOne) {
+  auto s = sharesOf({900, 100});
+  EXPECT_DOUBLE_EQ(s[0], 0.9);
+  EXPECT_DOUBLE_EQ(s[1], 0.1);
+  auto z = sharesOf({0, 0});
+  EXPECT_EQ(z, (std::vector<double>{0, 0}));
+  EXPECT_TRUE(sharesOf({}).empty());
+}
+
+TEST(PerThreadRatio, ComparesAccessesPerThread) {
+  // 9:1 work with 2 threads each: 9.
+  EXPECT_DOUBLE_EQ(perThreadRatio({900, 100}, {2, 2}), 9.0);
+  // 9:1 work with 9:1 threads: balanced.
+  EXPECT_DOUBLE_EQ(perThreadRatio({900, 100}, {9, 1}), 1.0);
+  EXPECT_DOUBLE_EQ(perThreadRatio({900}, {3}), 1.0);
+  // A type without instrumented accesses counts as one access per thread.
+  EXPECT_DOUBLE_EQ(perThreadRatio({1000, 0}, {1, 1}), 1000.0);
+  // Groups without threads are ignored.
+  EXPECT_DOUBLE_EQ(perThreadRatio({1000, 5}, {1, 0}), 1.0);
+}
+
+TEST(SuggestThreads, ProportionalToShares) {
+  EXPECT_EQ(suggestThreads({0.9, 0.1}, 10), (std::vector<uint64_t>{9, 1}));
+  EXPECT_EQ(suggestThreads({0.9, 0.1}, 20), (std::vector<uint64_t>{18, 2}));
+  EXPECT_EQ(suggestThreads({0.5, 0.5}, 4), (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(suggestThreads({0.25, 0.75}, 8), (std::vector<uint64_t>{2, 6}));
+}
+
+TEST(SuggestThreads, AtLeastOneEachAndExactTotal) {
+  EXPECT_EQ(suggestThreads({0.9, 0.1}, 4), (std::vector<uint64_t>{3, 1}));
+  EXPECT_EQ(suggestThreads({0.99, 0.005, 0.005}, 3), (std::vector<uint64_t>{1, 1, 1}));
+  EXPECT_EQ(suggestThreads({0.98, 0.01, 0.01}, 10), (std::vector<uint64_t>{8, 1, 1}));
+  for (uint64_t total = 3; total < 50; ++total) {
+    auto v = suggestThreads({0.6, 0.3, 0.1}, total);
+    EXPECT_EQ(v[0] + v[1] + v[2], total);
+    EXPECT_GE(v[2], 1u);
+    EXPECT_GE(v[0], v[1]);
+    EXPECT_GE(v[1], v[2]);
+  }
+}
+
+TEST(SuggestThreads, FewerThreadsThanTypesAndZeroShares) {
+  EXPECT_EQ(suggestThreads({0.9, 0.1}, 1), (std::vector<uint64_t>{1, 0}));
+  EXPECT_EQ(suggestThreads({0, 0}, 4), (std::vector<uint64_t>{2, 2}));
+  EXPECT_EQ(suggestThreads({0.5, 0.5}, 0), (std::vector<uint64_t>{0, 0}));
+  EXPECT_TRUE(suggestThreads({}, 4).empty());
+}
+
+TEST(ConcurrentGroups, SeparatesPhases) {
+  // Types 0 and 2 run together; type 1 runs later on its own.
+  auto g = concurrentGroups({{{0, 10}, {1, 9}}, {{20, 30}}, {{5, 12}}});
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0], (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(g[1], (std::vector<size_t>{1}));
+}
+
+TEST(ConcurrentGroups, TransitiveAndTouching) {
+  // 0 overlaps 1, 1 overlaps 2: one group. 3 only touches 2's end.
+  auto g = concurrentGroups({{{0, 10}}, {{8, 20}}, {{18, 30}}, {{30, 40}}});
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0], (std::vector<size_t>{0, 1, 2}));
+  EXPECT_EQ(g[1], (std::vector<size_t>{3}));
+}
+
+TEST(ConcurrentGroups, ManyIntervalsOfOneSetAroundAnother) {
+  std::vector<Interval> a;
+  for (uint64_t i = 0; i < 100; ++i) a.push_back({i * 10, i * 10 + 5});
+  auto g = concurrentGroups({a, {{996, 999}}, {{503, 504}}});
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0], (std::vector<size_t>{0, 2}));
+  EXPECT_EQ(g[1], (std::vector<size_t>{1}));
+}
+
+TEST(OverlappingIntervals, FindsEveryOverlappingInterval) {
+  EXPECT_EQ(overlappingIntervals({{0, 10}, {20, 30}, {25, 26}, {40, 50}}),
+            (std::vector<size_t>{1, 2}));
+  EXPECT_EQ(overlappingIntervals({{5, 10}, {0, 6}}), (std::vector<size_t>{0, 1}));
+  EXPECT_TRUE(overlappingIntervals({{0, 1}, {1, 2}, {2, 3}}).empty());
+  // The first interval starting inside a long one marks it.
+  EXPECT_EQ(overlappingIntervals({{0, 100}, {0, 1}, {50, 60}}),
+            (std::vector<size_t>{0, 1, 2}));
+}
