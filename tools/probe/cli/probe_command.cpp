@@ -89,7 +89,9 @@ void runLatencyCommand(const LatencyOpts& o) {
     progress.done();
     std::cout << (o.json ? sweepJson(r).dump(2) + "\n" : formatSweep(r));
   } else {
-    LatencyResult r = runLatency(topo.get(), t, c);
+    Progress progress("probe latency", c.noise.loaders.empty() ? 2 : 3, isatty(2));
+    LatencyResult r = runLatency(topo.get(), t, c, [&](const std::string& s) { progress.step(s); });
+    progress.done();
     std::cout << (o.json ? latencyJson(r).dump(2) + "\n" : formatLatency(r));
   }
 }

@@ -171,19 +171,40 @@ std::string formatCalibration(const Calibration& c) {
 }
 
 Progress::Progress(std::string title, size_t steps, bool enabled)
-    : title_(std::move(title)), steps_(steps), enabled_(enabled), start_(nowSeconds()) {}
+    : title_(std::move(title)), steps_(steps), enabled_(enabled), start_(nowSeconds()) {
+  if (!enabled_) return;
+  ticker_ = std::thread([this] {
+    std::unique_lock<std::mutex> lk(mu_);
+    while (!stop_) {
+      cv_.wait_for(lk, std::chrono::milliseconds(250));
+      if (!stop_ && !shown_ && current_ > 0 && nowSeconds() - start_ >= 1.0) draw();
+    }
+  });
+}
 
 Progress::~Progress() { done(); }
 
-void Progress::step(const std::string& what) {
-  ++current_;
-  if (!enabled_ || nowSeconds() - start_ < 1.0) return;
-  std::fprintf(stderr, "\r\033[K%s [%zu/%zu] %s", title_.c_str(), std::min(current_, steps_), steps_, what.c_str());
+void Progress::draw() {
+  std::fprintf(stderr, "\r\033[K%s [%zu/%zu] %s", title_.c_str(), std::min(current_, steps_), steps_, what_.c_str());
   std::fflush(stderr);
   shown_ = true;
 }
 
+void Progress::step(const std::string& what) {
+  std::lock_guard<std::mutex> lk(mu_);
+  ++current_;
+  what_ = what;
+  if (enabled_ && nowSeconds() - start_ >= 1.0) draw();
+}
+
 void Progress::done() {
+  {
+    std::lock_guard<std::mutex> lk(mu_);
+    stop_ = true;
+    cv_.notify_all();
+  }
+  if (ticker_.joinable()) ticker_.join();
+  std::lock_guard<std::mutex> lk(mu_);
   if (shown_) {
     std::fprintf(stderr, "\r\033[K");
     std::fflush(stderr);

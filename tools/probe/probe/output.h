@@ -1,7 +1,10 @@
 // Text and JSON renderings of probe results, and the terminal progress line.
 #pragma once
+#include <condition_variable>
 #include <cstdio>
+#include <mutex>
 #include <string>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -24,8 +27,8 @@ std::string formatMatrix(const std::string& title, const NodeMatrix& m, int prec
 std::string formatCalibration(const Calibration& c);
 
 // A progress line on stderr ("\r[3/12] what"), only when stderr is a
-// terminal and only once the work has lasted more than a second; erased when
-// done.
+// terminal and only once the work has lasted more than a second (a ticker
+// thread redraws it; done() or the destructor stops it and erases the line).
 class Progress {
  public:
   Progress(std::string title, size_t steps, bool enabled);
@@ -34,10 +37,14 @@ class Progress {
   void done();
 
  private:
-  std::string title_;
+  void draw();  // with mu_ held
+  std::string title_, what_;
   size_t steps_, current_ = 0;
-  bool enabled_, shown_ = false;
+  bool enabled_, shown_ = false, stop_ = false;
   double start_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::thread ticker_;
 };
 
 }  // namespace numaperf::probe

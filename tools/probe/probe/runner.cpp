@@ -24,8 +24,9 @@ uint64_t perRep(uint64_t workloadBytes, size_t line, unsigned reps) {
 }
 }  // namespace
 
-LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const LatencyConfig& c) {
+LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const LatencyConfig& c, const ProgressFn& progress) {
   double t0 = nowSeconds();
+  if (progress) progress("building the chase buffer");
   LatencyResult r;
   r.config = c;
   size_t line = lineBytesFor(t, c.pu);
@@ -34,8 +35,10 @@ LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const Latency
                        c.localPattern ? 2 : 1);
   r.placement = mem.verify();
   NoiseLoaders loaders(topo, c.noise);
+  if (progress && !c.noise.loaders.empty()) progress("starting noisy loaders");
   loaders.start();
   r.loaders = loaders.running();
+  if (progress) progress("measuring");
   runOnPu(topo, c.pu, [&] {
     r.stats = measureChase(chaseBuf, perRep(c.workloadBytes, line, c.repeat), c.repeat, defaultWarmup(chaseBuf));
   });

@@ -27,7 +27,7 @@ struct LatencyResult {
   double seconds = 0;  // whole run
 };
 
-LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const LatencyConfig& c);
+LatencyResult runLatency(hwloc_topology_t topo, const Topology& t, const LatencyConfig& c, const ProgressFn& progress = {});
 
 struct SweepResult {
   LatencyConfig config;
