@@ -143,7 +143,7 @@ LatencyConfig resolveLatency(const Topology& t, const LatencyArgs& a) {
     c.notes.push_back("no PU other than the test PU is allowed: measuring without noisy loaders");
   if (t.memoryNodes().size() == 1 && c.noiseMode == NoiseMode::Spread)
     c.notes.push_back("one NUMA node: spread loaders read from node " + std::to_string(c.node) + " like the test thread");
-  checkFits(t, a.sweep ? 0 : c.bufferBytes, c.node, c.noise);
+  checkFits(t, c.bufferBytes, c.node, c.noise);  // the sweep allocates the largest size once
   return c;
 }
 
