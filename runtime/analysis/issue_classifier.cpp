@@ -31,7 +31,7 @@ json pageSegments(const ObjectProfile &p) {
     json seg;
     seg["pages"] = range(s.first_page, s.last_page);
     if (s.thread == kMixedThreads)
-      seg["thread"] = nullptr;  // several threads
+      seg["thread"] = "several";
     else
       seg["thread"] = s.thread;
     segments.push_back(seg);
@@ -40,31 +40,52 @@ json pageSegments(const ObjectProfile &p) {
 }
 
 json accessSites(const ObjectProfile &p, symbolize::Symbolizer *symbolizer) {
-  std::vector<SiteCount> sites(p.sites, p.sites + kMaxSites);
-  std::sort(sites.begin(), sites.end(),
-            [](const SiteCount &a, const SiteCount &b) { return a.count > b.count; });
-  json out = json::array();
-  for (const SiteCount &s : sites) {
+  // Instructions of one source line (unrolled loops) are merged.
+  struct Row {
+    std::string file, function;
+    uint32_t line = 0;
+    uint64_t count = 0;
+  };
+  std::vector<Row> rows;
+  for (const SiteCount &s : p.sites) {
     if (!s.pc || !s.count) continue;
-    json site;
-    site["count"] = s.count;
+    Row row;
+    row.count = s.count;
     if (symbolizer) {
       report::Frame f = symbolizer->symbolize(s.pc, /*is_return_address=*/true);
-      site["file"] = f.location.file;
-      site["line"] = f.location.line;
-      site["function"] = f.location.function;
+      row.file = f.location.file;
+      row.line = f.location.line;
+      row.function = f.location.function;
     }
+    auto same = std::find_if(rows.begin(), rows.end(), [&](const Row &r) {
+      return r.file == row.file && r.line == row.line && r.function == row.function;
+    });
+    if (same != rows.end() && symbolizer)
+      same->count += row.count;
+    else
+      rows.push_back(row);
+  }
+  std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.count > b.count; });
+  json out = json::array();
+  for (const Row &r : rows) {
+    json site;
+    site["file"] = r.file;
+    site["line"] = r.line;
+    site["function"] = r.function;
+    site["count"] = r.count;
     out.push_back(site);
   }
   return out;
 }
 
-// Byte ranges of the line and the threads that touched them.
+// Byte ranges (from the object start) of the line's words the object
+// holds, with the threads that touched them.
 json lineWords(const LineEvidence &line) {
   json words = json::array();
+  auto inObject = [&](unsigned w) { return line.offset + int64_t(w) * 4 >= 0; };
   unsigned i = 0;
   while (i < 16) {
-    if (!line.first_tag[i]) {
+    if (!line.first_tag[i] || !inObject(i)) {
       ++i;
       continue;
     }
@@ -73,7 +94,8 @@ json lineWords(const LineEvidence &line) {
            line.other_tag[j + 1] == line.other_tag[i] && line.written[j + 1] == line.written[i])
       ++j;
     json w;
-    w["bytes"] = range(i * 4, j * 4 + 3);
+    int64_t from = line.offset + int64_t(i) * 4, to = line.offset + int64_t(j) * 4 + 3;
+    w["bytes"] = range(uint64_t(from), uint64_t(to));
     json threads = json::array({line.first_tag[i] - 1});
     if (line.other_tag[i]) threads.push_back(line.other_tag[i] - 1);
     w["threads"] = threads;
@@ -82,12 +104,6 @@ json lineWords(const LineEvidence &line) {
     i = j + 1;
   }
   return words;
-}
-
-json threadList(const ObjectProfile &p) {
-  json threads = json::array();
-  for (uint32_t i = 0; i < p.dominant_thread_count; ++i) threads.push_back(p.dominant_threads[i]);
-  return threads;
 }
 
 // Chooses the placement fix for remote accesses, with its evidence.
@@ -171,7 +187,7 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
     e["invalidations_total"] = p.invalidations;
     e["true_sharing_invalidations"] = uint64_t(true_inv);
     if (p.false_sharing_line.valid) {
-      e["line_offset"] = p.false_sharing_line.offset;
+      e["line_offset"] = p.false_sharing_line.offset;  // may be negative
       e["line_invalidations"] = p.false_sharing_line.invalidations;
       e["words"] = lineWords(p.false_sharing_line);
     }

@@ -26,7 +26,7 @@ uint64_t takeLineRemote(std::atomic<uint64_t> &c, uintptr_t overlap) {
   return share;
 }
 
-void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, uint64_t offset,
+void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset,
                         const WordDetail *words) {
   if (!invalidations || (ev.valid && ev.invalidations >= invalidations)) return;
   ev.valid = true;
@@ -39,13 +39,24 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, uint64_t offse
   }
 }
 
-// Whether the object [start, end) owns the line's sharing state: the object
-// holding the first word threads touched (word detail), else the one holding
-// the line's middle byte, or one lying wholly inside the line.
+// Whether the object [start, end) owns the line's sharing state. With word
+// detail: the object covering most of the words threads touched (ties go to
+// the one holding the first touched word). Without: the object holding the
+// line's middle byte, or one lying wholly inside the line.
 bool claimsLine(const LineShare &l, uintptr_t line, uintptr_t start, uintptr_t end) {
-  if (l.words)
-    for (unsigned w = 0; w < kWordsPerLine; ++w)
-      if (l.words->first_tag[w]) return contains(start, end, line + (uintptr_t(w) << kWordShift));
+  if (l.words) {
+    unsigned touched = 0, covered = 0, first = kWordsPerLine;
+    for (unsigned w = 0; w < kWordsPerLine; ++w) {
+      if (!l.words->first_tag[w]) continue;
+      ++touched;
+      if (first == kWordsPerLine) first = w;
+      if (contains(start, end, line + (uintptr_t(w) << kWordShift))) ++covered;
+    }
+    if (touched) {
+      if (2 * covered != touched) return 2 * covered > touched;
+      return contains(start, end, line + (uintptr_t(first) << kWordShift));
+    }
+  }
   return contains(start, end, line + kLineSize / 2) ||
          (start >= line && end <= line + kLineSize);
 }
@@ -56,13 +67,17 @@ int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t e
                       ObjectProfile *out) {
   SpinLockGuard guard(l->lock);
   if (!claimsLine(*l, line, start, end)) return -1;
-  uint64_t offset = line > start ? line - start : 0;
+  int64_t offset = int64_t(line) - int64_t(start);
   uint64_t inv = l->invalidations;
   out->invalidations += inv;
   out->invalidations_true += l->invalidations_true;
   out->invalidations_false += l->invalidations_false;
   recordLineEvidence(out->false_sharing_line, l->invalidations_false, offset, l->words);
   recordLineEvidence(out->true_sharing_line, l->invalidations_true, offset, l->words);
+  for (LineSiteCount &site : l->sites) {
+    out->addSite(site.pc, site.count);
+    site = LineSiteCount();
+  }
   l->invalidations = l->invalidations_true = l->invalidations_false = 0;
   l->writes = 0;
   if (l->words) memset(l->words, 0, sizeof *l->words);

@@ -30,7 +30,7 @@ struct SiteCount {
 // Word-level picture of one contended cache line of the object.
 struct LineEvidence {
   bool valid = false;
-  uint64_t offset = 0;  // byte offset of the line from the object start
+  int64_t offset = 0;  // line start minus object start (negative: the line begins before it)
   uint64_t invalidations = 0;
   uint32_t first_tag[16] = {};  // per 4-byte word: owner tags (index + 1)
   uint32_t other_tag[16] = {};

@@ -44,6 +44,11 @@ struct WordDetail {
   uint8_t written[kWordsPerLine];
 };
 
+struct LineSiteCount {
+  uintptr_t pc = 0;
+  uint64_t count = 0;
+};
+
 // Sharing state of one cache line, created when the line is written while its
 // page is shared, and then kept for every access (under `lock`).
 struct LineShare {
@@ -57,6 +62,7 @@ struct LineShare {
   uint64_t invalidations_true = 0;   // ... of words other threads used
   uint64_t invalidations_false = 0;  // ... of words only the writer used
   WordDetail *words = nullptr;
+  LineSiteCount sites[2];  // hottest instructions behind misses and invalidations
 };
 
 struct PageThreadUse {

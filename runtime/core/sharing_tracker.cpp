@@ -76,6 +76,21 @@ void countSite(PageDetail *d, uintptr_t pc) {
   // slots (a page is normally touched by few distinct instructions).
 }
 
+// Keeps the two instructions seen most on a contended line (space-saving:
+// a newcomer replaces the weaker entry and inherits its count).
+void countLineSite(LineShare &l, uintptr_t pc) {
+  LineSiteCount *weakest = &l.sites[0];
+  for (LineSiteCount &s : l.sites) {
+    if (s.pc == pc) {
+      ++s.count;
+      return;
+    }
+    if (s.count < weakest->count) weakest = &s;
+  }
+  weakest->pc = pc;
+  ++weakest->count;
+}
+
 bool holds(const LineShare &l, uint32_t tag) {
   for (uint32_t i = 0; i < l.holder_count; ++i)
     if (l.holders[i] == tag) return true;
@@ -206,10 +221,11 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
       addHolder(*line, tag);
     }
     if (line->words) noteWords(*line->words, first, last, tag, is_write);
+    if ((counted_remote || invalidated) && pc) countLineSite(*line, pc);
   }
   if (counted_remote)
     d->line_remote[index].fetch_add(1, std::memory_order_relaxed);
-  if ((counted_remote || invalidated) && pc) countSite(d, pc);
+  if (!line && counted_remote && pc) countSite(d, pc);
   return counted_remote;
 }
 

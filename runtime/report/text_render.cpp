@@ -213,6 +213,38 @@ std::string arrayText(const json& a, size_t room) {
   return s + tail;
 }
 
+// One line per element of a list of records (page runs, access sites, words):
+// a source location reads "function at file:line", other fields "key value".
+void renderObjectList(const json& list, const std::string& indent, const std::string& key,
+                      Writer& w) {
+  constexpr size_t kMaxRows = 8;
+  w.line(indent + key + ":");
+  size_t shown = 0;
+  for (const json& e : list) {
+    if (shown == kMaxRows) break;
+    ++shown;
+    std::string row;
+    auto add = [&row](const std::string& part) { row += (row.empty() ? "" : ", ") + part; };
+    if (e.is_object() && e.contains("file") && e.contains("line")) {
+      std::string where = jsonScalar(e["file"]) + ":" + jsonScalar(e["line"]);
+      std::string func = e.contains("function") ? jsonScalar(e["function"]) : "";
+      add(func.empty() ? where : func + " at " + where);
+    }
+    if (e.is_object()) {
+      for (auto f = e.begin(); f != e.end(); ++f) {
+        if (f.key() == "file" || f.key() == "line" || f.key() == "function") continue;
+        const json& fv = f.value();
+        add(f.key() + " " + (fv.is_array() ? arrayText(fv, w.width()) : jsonScalar(fv)));
+      }
+    } else {
+      add(jsonScalar(e));
+    }
+    w.line(indent + "  " + row);
+  }
+  if (list.size() > shown)
+    w.line(indent + "  ... " + std::to_string(list.size() - shown) + " more");
+}
+
 void renderEvidenceObject(const json& obj, const std::string& indent, int depth, Writer& w) {
   for (auto it = obj.begin(); it != obj.end(); ++it) {
     const std::string prefix = indent + it.key() + ": ";
@@ -220,6 +252,8 @@ void renderEvidenceObject(const json& obj, const std::string& indent, int depth,
     if (v.is_object() && !v.empty() && depth < kMaxEvidenceDepth) {
       w.line(indent + it.key() + ":");
       renderEvidenceObject(v, indent + "  ", depth + 1, w);
+    } else if (v.is_array() && !v.empty() && v.front().is_object()) {
+      renderObjectList(v, indent, it.key(), w);
     } else if (v.is_array()) {
       size_t used = displayWidth(prefix);
       w.line(prefix + arrayText(v, used < w.width() ? w.width() - used : 0));
@@ -239,14 +273,9 @@ void renderEvidence(const json& evidence, Writer& w) {
 
 void renderIssue(size_t rank, const Issue& issue, const TextOptions& opt, Writer& w) {
   const std::string label = "#" + std::to_string(rank) + " " + humanKind(issue.kind);
-  // Thread issues have their own units (docs/threads.md): migrations per
-  // thread per second; imbalance as a plain ratio.
-  const bool ratio = issue.kind == "load_imbalance";
-  const char* unit = issue.kind == "thread_migration" ? " /s" : ratio ? "" : " /ms";
-  std::string title = label + "  score " + formatFixed(issue.score, 1) + unit + " (threshold " +
-                      formatShortest(issue.threshold) + ")";
-  if (!ratio)
-    title += "  normalized " + formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
+  std::string title = label + "  score " + formatFixed(issue.score, 1) + " /ms (threshold " +
+                      formatShortest(issue.threshold) + ")  normalized " +
+                      formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
   w.line(title, kRed, label.size());
   // Issues about threads rather than data (migration, imbalance) carry an
   // object without a kind: no object lines then.

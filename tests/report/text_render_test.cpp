@@ -74,7 +74,7 @@ TEST(TextRender, IssueBlocks) {
       "\n   evidence:\n",
       "\n     dominant:\n       share: 0.75\n       thread: 1\n",
       "\n     nodes: [0, 1]\n",
-      "\n     pages: [2 items]\n",
+      "\n     pages:\n       page 1, threads [1, 2]\n       page 2, threads [3]\n",
       "\n     remote_accesses: 5549000\n",
       "\n   fix: Interleave the object's pages across nodes (numa_alloc_interleaved or mbind "
       "MPOL_INTERLEAVE)\n",
@@ -82,7 +82,7 @@ TEST(TextRender, IssueBlocks) {
       "\n   object: global 'counters', 64 bytes\n",
       "\n   defined at /src/app/counters.c:12\n",
       "\n   fix: Pad/align the contended fields to separate cache lines\n",
-      "\n#3 thread migration  score 150.0 /s (threshold 100)",
+      "\n#3 thread migration  score 150.0 /ms (threshold 100)",
       "\n   fix: rebalance_stages_somehow\n",  // unknown code printed as-is
       "\nnotes:\n  - sampling: 1 in 101 accesses feeds page counters\n",
   });
