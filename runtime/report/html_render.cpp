@@ -5,6 +5,7 @@
 #include "report/number_format.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -235,6 +236,7 @@ struct PageMap {
   std::vector<std::string> col_labels;
   std::vector<std::vector<double>> cells;
   bool presence = false;
+  std::string unit = "accesses";
 };
 
 bool numbers(const json& a, std::vector<double>* out) {
@@ -245,6 +247,68 @@ bool numbers(const json& a, std::vector<double>* out) {
     double d = v.get<double>();
     out->push_back(std::isfinite(d) && d > 0 ? d : 0);
   }
+  return true;
+}
+
+// evidence.page_threads as the runtime writes it: page ranges and the thread
+// that accesses them ({"pages": "0-1364", "thread": 1}; thread null = shared
+// by several). Becomes one row per page (folded later), one column per thread.
+bool readPageThreads(const json& ranges, PageMap* m) {
+  if (!ranges.is_array() || ranges.empty()) return false;
+  struct Range { uint64_t first, last; std::string thread; };
+  std::vector<Range> list;
+  std::vector<std::string> threads;
+  uint64_t max_page = 0;
+  for (const json& e : ranges) {
+    if (!e.is_object() || !e.contains("pages") || !e["pages"].is_string()) return false;
+    const std::string text = e["pages"].get<std::string>();
+    unsigned long long a = 0, b = 0;
+    char extra = 0;
+    int n = std::sscanf(text.c_str(), "%llu-%llu%c", &a, &b, &extra);
+    if (n == 1) b = a;
+    else if (n != 2 || b < a) return false;
+    if (b > (1ull << 40)) return false;
+    // A thread index, or a word (null, "several") for pages of several threads.
+    std::string t = "shared";
+    if (e.contains("thread")) {
+      const json& th = e["thread"];
+      if (th.is_number_integer() && th.get<int64_t>() >= 0)
+        t = std::to_string(th.get<int64_t>());
+      else if (th.is_string() && !th.get<std::string>().empty())
+        t = th.get<std::string>();
+    }
+    if (std::find(threads.begin(), threads.end(), t) == threads.end()) threads.push_back(t);
+    list.push_back({a, b, t});
+    max_page = std::max<uint64_t>(max_page, b);
+  }
+  // Thread numbers in numeric order, then the words.
+  std::sort(threads.begin(), threads.end(), [](const std::string& x, const std::string& y) {
+    bool nx = std::isdigit(static_cast<unsigned char>(x[0])) != 0;
+    bool ny = std::isdigit(static_cast<unsigned char>(y[0])) != 0;
+    if (nx != ny) return nx;
+    return x.size() != y.size() ? x.size() < y.size() : x < y;
+  });
+  if (threads.size() > kMaxMapCols) threads.resize(kMaxMapCols);
+  const uint64_t pages = max_page + 1;
+  const uint64_t per = (pages + kMaxMapRows - 1) / kMaxMapRows;
+  const size_t rows = static_cast<size_t>((pages + per - 1) / per);
+  m->cells.assign(rows, std::vector<double>(threads.size(), 0));
+  for (const Range& r : list) {
+    auto col = std::find(threads.begin(), threads.end(), r.thread);
+    if (col == threads.end()) continue;
+    size_t c = static_cast<size_t>(col - threads.begin());
+    for (uint64_t row = r.first / per; row <= r.last / per; ++row) {
+      uint64_t lo = std::max(r.first, row * per), hi = std::min(r.last, row * per + per - 1);
+      m->cells[row][c] += static_cast<double>(hi - lo + 1);
+    }
+  }
+  for (size_t row = 0; row < rows; ++row) {
+    uint64_t lo = row * per, hi = std::min(pages - 1, lo + per - 1);
+    m->row_labels.push_back(lo == hi ? std::to_string(lo)
+                                     : std::to_string(lo) + "-" + std::to_string(hi));
+  }
+  m->col_labels = threads;
+  m->unit = "pages";
   return true;
 }
 
@@ -283,8 +347,9 @@ bool readPageMap(const json& pages, PageMap* m) {
         } else if (e.contains("threads") && e["threads"].is_array()) {
           presence = true;
           for (const json& t : e["threads"]) {
-            if (!t.is_number_unsigned() || t.get<uint64_t>() >= 4096) return false;
-            size_t tid = t.get<size_t>();
+            if (!t.is_number_integer() || t.get<int64_t>() < 0 || t.get<int64_t>() >= 4096)
+              return false;
+            size_t tid = static_cast<size_t>(t.get<int64_t>());
             if (r.size() <= tid) r.resize(tid + 1, 0);
             r[tid] = 1;
           }
@@ -326,9 +391,15 @@ bool readPageMap(const json& pages, PageMap* m) {
 }
 
 void renderPageMap(const json& evidence, std::string& out) {
-  if (!evidence.is_object() || !evidence.contains("pages")) return;
+  if (!evidence.is_object()) return;
   PageMap m;
-  if (!readPageMap(evidence["pages"], &m)) return;
+  if (evidence.contains("page_threads")) {
+    if (!readPageThreads(evidence["page_threads"], &m)) return;
+  } else if (evidence.contains("pages")) {
+    if (!readPageMap(evidence["pages"], &m)) return;
+  } else {
+    return;
+  }
   double max_v = 0;
   for (const auto& r : m.cells)
     for (double v : r) max_v = std::max(max_v, v);
@@ -337,8 +408,13 @@ void renderPageMap(const json& evidence, std::string& out) {
   const int cols = static_cast<int>(m.col_labels.size());
   const int rows = static_cast<int>(m.cells.size());
   const int width = left + cols * cell + 20, height = top + rows * cell + 10;
-  out += "<div class=\"pagemap\"><p class=\"muted\">Accesses by page (rows) and thread "
-         "(columns)" + std::string(m.presence ? ", marked where a thread touched the page" : "") +
+  const std::string what =
+      m.unit == "pages" ? "Which thread accesses which pages of the object (rows: pages, "
+                          "columns: threads; shared = several threads)"
+                        : "Accesses by page (rows) and thread (columns)" +
+                              std::string(m.presence ? ", marked where a thread touched the page"
+                                                     : "");
+  out += "<div class=\"pagemap\"><p class=\"muted\">" + esc(what) +
          ":</p>\n<svg xmlns=\"http://www.w3.org/2000/svg\" role=\"img\" aria-label=\"page x thread "
          "map\" width=\"" + std::to_string(width) + "\" height=\"" + std::to_string(height) + "\">";
   out += "<text x=\"" + std::to_string(left) + "\" y=\"12\">thread</text>";
@@ -362,7 +438,7 @@ void renderPageMap(const json& evidence, std::string& out) {
              std::to_string(y) + "\" width=\"" + std::to_string(cell - 1) + "\" height=\"" +
              std::to_string(cell - 1) + "\" fill=\"" + (v <= 0 ? "#f4f4f4" : color) +
              "\"><title>page " + esc(m.row_labels[r]) + ", thread " + esc(m.col_labels[c]) +
-             ": " + formatShortest(v) + "</title></rect>";
+             ": " + formatShortest(v) + " " + m.unit + "</title></rect>";
     }
     out += "\n";
   }
@@ -444,7 +520,8 @@ void renderEvidenceTable(const json& ev, std::string& out) {
   if (!ev.is_object() || ev.empty()) return;
   out += "<table class=\"evidence\">";
   for (auto it = ev.begin(); it != ev.end(); ++it) {
-    if (it.key() == "pages" && !it.value().is_primitive()) continue;  // drawn as a map
+    if ((it.key() == "pages" || it.key() == "page_threads") && !it.value().is_primitive())
+      continue;  // drawn as a map
     std::string v;
     const json& val = it.value();
     if (val.is_array() && val.size() <= 16 &&

@@ -26,9 +26,36 @@ bool g_parse_only = false;
 bool g_have_after = false;
 std::vector<std::string> g_after;
 
-std::string oneLine(std::string s) {
-  for (char& c : s)
-    if (c == '\n' || c == '\r') c = ' ';
+// Length of the valid UTF-8 sequence at s[i], 0 when invalid.
+size_t utf8Length(const std::string& s, size_t i) {
+  const unsigned char c = static_cast<unsigned char>(s[i]);
+  size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xc0) != 0x80) return 0;
+  return n;
+}
+
+// One printable line: newlines become spaces, other control bytes and
+// invalid UTF-8 (e.g. quoted from a corrupt file) become \xNN.
+std::string oneLine(const std::string& in) {
+  std::string s;
+  for (size_t i = 0; i < in.size();) {
+    const unsigned char c = static_cast<unsigned char>(in[i]);
+    size_t n = utf8Length(in, i);
+    if (c == '\n' || c == '\r' || c == '\t') {
+      s += ' ';
+      n = 1;
+    } else if (n == 0 || c < 0x20 || c == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      s += buf;
+      n = 1;
+    } else {
+      s.append(in, i, n);
+    }
+    i += n;
+  }
   while (!s.empty() && s.back() == ' ') s.pop_back();
   return s;
 }

@@ -43,7 +43,7 @@ std::string change(const report::Issue* a, const report::Issue* b, bool normaliz
 std::string renderDiff(const report::Comparison& cmp, const LoadedProfile& a,
                        const LoadedProfile& b, const DiffOptions& o) {
   constexpr size_t kWidth = 100;
-  std::string out = "numaperf diff: A = " + o.a + ", B = " + o.b + "\n";
+  std::string out = "numaperf diff\nA: " + o.a + "\nB: " + o.b + "\n";
   out += "run time: " + report::formatFixed(a.profile.program.wall_ms, 1) + " ms -> " +
          report::formatFixed(b.profile.program.wall_ms, 1) + " ms; accesses: " +
          std::to_string(a.profile.program.total_accesses) + " -> " +
