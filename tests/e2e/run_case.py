@@ -281,6 +281,24 @@ def case_balanced_pipeline(c):
     check(not thread_issues(p, "load_imbalance"), "balanced pipeline reported: %s" % p["issues"])
 
 
+def case_uneven_workers(c):
+    exe = c.compile(["uneven_workers.c"], "uneven_workers")
+    c.run(exe)
+    p = c.profile("uneven_workers")
+    check_thread_records(p)
+    issues = thread_issues(p, "load_imbalance")
+    check(len(issues) == 1, "expected one load_imbalance issue: %s" % p["issues"])
+    i = issues[0]
+    e = i["evidence"]
+    check(e["scope"] == "threads of one type" and e["type"] == "worker" and
+          i["fix"] == "balance_work", "issue: %s" % i)
+    workers = threads_by_type(p)["worker"]
+    heavy = max(workers, key=lambda t: t["accesses"])
+    check(e["busiest_thread"]["index"] == heavy["index"], "busiest thread: %s" % e)
+    check(7 < i["score"] < 9, "ratio %s, expected about 8" % i["score"])
+    check(p["imbalance"]["suggested"] == {"worker": 3}, "suggestion: %s" % p["imbalance"])
+
+
 def check_openmp_profile(p, stdout):
     check(stdout == "threads=4 total=4000\n", "program output: %r" % stdout)
     check_thread_records(p)

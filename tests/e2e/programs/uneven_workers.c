@@ -1,0 +1,35 @@
+// Three threads of one type (same start routine) running together, with
+// 1 : 1 : 8 units of work. Expected: load_imbalance among threads of one type.
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define UNIT 4096
+#define ROUNDS 16
+
+__attribute__((noinline)) static long work(long *buf, long units) {
+  long sum = 0;
+  for (long r = 0; r < units * ROUNDS; ++r)
+    for (int i = 0; i < UNIT; ++i) {
+      buf[i] += r;
+      sum ^= buf[i];
+    }
+  return sum;
+}
+
+static void *worker(void *arg) {
+  long units = (long)arg;
+  long *buf = calloc(UNIT, sizeof *buf);
+  long sum = work(buf, units);
+  free(buf);
+  return (void *)(long)(sum == 42);
+}
+
+int main(void) {
+  long units[3] = {1, 1, 8};
+  pthread_t t[3];
+  for (int i = 0; i < 3; ++i) pthread_create(&t[i], NULL, worker, (void *)units[i]);
+  for (int i = 0; i < 3; ++i) pthread_join(t[i], NULL);
+  puts("done");
+  return 0;
+}
