@@ -273,9 +273,14 @@ void renderEvidence(const json& evidence, Writer& w) {
 
 void renderIssue(size_t rank, const Issue& issue, const TextOptions& opt, Writer& w) {
   const std::string label = "#" + std::to_string(rank) + " " + humanKind(issue.kind);
-  std::string title = label + "  score " + formatFixed(issue.score, 1) + " /ms (threshold " +
-                      formatShortest(issue.threshold) + ")  normalized " +
-                      formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
+  // Thread issues have their own units (docs/threads.md): migrations per
+  // thread per second; imbalance as a plain ratio.
+  const bool ratio = issue.kind == "load_imbalance";
+  const char* unit = issue.kind == "thread_migration" ? " /s" : ratio ? "" : " /ms";
+  std::string title = label + "  score " + formatFixed(issue.score, 1) + unit + " (threshold " +
+                      formatShortest(issue.threshold) + ")";
+  if (!ratio)
+    title += "  normalized " + formatFixed(issue.normalized_score, 1) + " per 1000 accesses";
   w.line(title, kRed, label.size());
   // Issues about threads rather than data (migration, imbalance) carry an
   // object without a kind: no object lines then.

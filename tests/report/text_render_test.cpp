@@ -82,7 +82,7 @@ TEST(TextRender, IssueBlocks) {
       "\n   object: global 'counters', 64 bytes\n",
       "\n   defined at /src/app/counters.c:12\n",
       "\n   fix: Pad/align the contended fields to separate cache lines\n",
-      "\n#3 thread migration  score 150.0 /ms (threshold 100)",
+      "\n#3 thread migration  score 150.0 /s (threshold 100)",
       "\n   fix: rebalance_stages_somehow\n",  // unknown code printed as-is
       "\nnotes:\n  - sampling: 1 in 101 accesses feeds page counters\n",
   });
