@@ -511,7 +511,7 @@ class Harness:
             options=dict(reps=self.o.reps, threads=self.o.threads, quick=self.o.quick,
                          timeout=self.o.timeout),
             targets=TARGETS, summary=summary, workloads=results,
-            failures=self.failures, environment_problems=self.env_problems)
+            failures=self.failures, environment_problems=self.env_problems, note=self.o.note)
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open(path, "w") as f:
             json.dump(doc, f, indent=1, sort_keys=True)
@@ -578,6 +578,8 @@ def parse_args(argv):
     ap.add_argument("--json", help="result file (default: benchmarks/results/<date>-<host>.json; "
                                    "with --quick, in the work dir)")
     ap.add_argument("--no-json", action="store_true", help="do not write a result file")
+    ap.add_argument("--note", help="free text stored in the result file (e.g. which numaperf "
+                                   "commit the build dir holds)")
     ap.add_argument("--cc", help="native C compiler (default: the one numaperf-clang runs)")
     ap.add_argument("--cxx", help="native C++ compiler (default: the one numaperf-clang++ runs)")
     ap.add_argument("--list", action="store_true", help="list the workloads and exit")
