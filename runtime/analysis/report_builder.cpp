@@ -96,6 +96,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["true_sharing"] = config.true_sharing_threshold;
   profile.thresholds["sharing_share"] = config.sharing_share;
   profile.thresholds["word_detail_writes"] = config.word_detail_writes;
+  profile.thresholds["page_detail_remote_accesses"] = config.page_detail_threshold;
 
   objectRegistry().foldAll();
   mappingRegistry().foldAll();

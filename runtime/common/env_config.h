@@ -23,6 +23,8 @@ struct RuntimeConfig {
   // A page whose invalidations exceed this share of its remote accesses is
   // dominated by sharing (reported as sharing, not remote access).
   double sharing_share = 0.5;
+  // Remote accesses a page takes before it gets page, line and word detail.
+  uint32_t page_detail_threshold = 0;
   // Writes to a shared line after which word-level detail starts.
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.

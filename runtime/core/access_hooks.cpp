@@ -44,7 +44,18 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
         owner == t->owner_tag)
       return;  // first touch: the page is predicted local to this thread
   }
-  PageDetail *d = shadowMemory().detailFor(e);
+  PageDetail *d = e->detail.load(std::memory_order_acquire);
+  if (!d) {
+    // Pages reached by other threads only now and then stay cheap: their
+    // first remote accesses are counted per page until the threshold.
+    uint32_t threshold = shadowMemory().detailThreshold();
+    if (threshold && e->early_remote.load(std::memory_order_relaxed) < threshold) {
+      e->early_remote.fetch_add(1, std::memory_order_relaxed);
+      ++t->remote_accesses;
+      return;
+    }
+    d = shadowMemory().detailFor(e);
+  }
   if (!d) {
     ++t->remote_accesses;
     return;

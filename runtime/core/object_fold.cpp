@@ -174,6 +174,14 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     PageEntry *e = shadow.entryFor(page);
     if (!e) break;
     bool whole_page = start <= page && page + kPageSize <= end;
+    if (uint32_t early = e->early_remote.load(std::memory_order_relaxed)) {
+      // Counted before the page had detail: shared out by bytes covered.
+      uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
+      uint32_t share = uint32_t(uint64_t(early) * covered / kPageSize);
+      while (share && !e->early_remote.compare_exchange_weak(early, early - std::min(share, early)))
+        share = uint32_t(uint64_t(early) * covered / kPageSize);
+      out->remote += share;
+    }
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
       uint64_t page_remote = 0, page_invalidations = 0;
@@ -201,6 +209,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     }
     if (forget_pages && whole_page) {
       e->owner.store(0, std::memory_order_relaxed);
+      e->early_remote.store(0, std::memory_order_relaxed);
       if (d && e->detail.compare_exchange_strong(d, nullptr, std::memory_order_acq_rel))
         releaseDetail(d);
     }

@@ -46,6 +46,7 @@ bool initialize() {
     return false;
   }
   setWordDetailThreshold(g_config->word_detail_writes);
+  shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());

@@ -100,7 +100,9 @@ struct PageDetail {
 
 struct PageEntry {
   std::atomic<uint32_t> owner;  // first toucher's ThreadState::owner_tag; 0 = none
-  uint32_t reserved;
+  // Remote accesses counted before the page got its detail (see
+  // NUMAPERF_PAGE_DETAIL_THRESHOLD); attributed by bytes at fold time.
+  std::atomic<uint32_t> early_remote;
   std::atomic<PageDetail *> detail;
 };
 static_assert(sizeof(PageEntry) == 16, "page entries are indexed by shift");
@@ -120,10 +122,15 @@ class ShadowMemory {
   // it cannot be had.
   PageDetail *detailFor(PageEntry *e);
 
+  // Remote accesses a page takes before it gets its detail (0: at once).
+  void setDetailThreshold(uint32_t remote_accesses) { detail_threshold_ = remote_accesses; }
+  uint32_t detailThreshold() const { return detail_threshold_; }
+
   static constexpr uintptr_t kPages = uintptr_t(1) << (kAddressBits - kPageShift);
 
  private:
   PageEntry *table_ = nullptr;
+  uint32_t detail_threshold_ = 0;
 };
 
 ShadowMemory &shadowMemory();

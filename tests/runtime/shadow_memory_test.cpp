@@ -76,3 +76,12 @@ TEST_F(ShadowTest, PartialLinesAreSharedInProportion) {
   takeRemote(line, line + 64, true);
   EXPECT_EQ(shadowMemory().entryFor(line)->owner.load(), 9u);
 }
+
+TEST_F(ShadowTest, EarlyRemoteAccessesAreSharedOutByBytes) {
+  uintptr_t page = base() + 5 * kPageSize;
+  shadowMemory().entryFor(page)->early_remote.store(100);
+  // A quarter-page object takes a quarter; the whole page takes the rest.
+  EXPECT_EQ(takeRemote(page, page + kPageSize / 4, false), 25u);
+  EXPECT_EQ(takeRemote(page, page + kPageSize, true), 75u);
+  EXPECT_EQ(shadowMemory().entryFor(page)->early_remote.load(), 0u);
+}

@@ -1,6 +1,7 @@
 // Three threads of one type (same start routine) running together, with
 // 1 : 1 : 8 units of work. Expected: load_imbalance among threads of one type.
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -17,8 +18,14 @@ __attribute__((noinline)) static long work(long *buf, long units) {
   return sum;
 }
 
+// All three start their work together, so they run side by side even on a
+// busy machine (the imbalance test compares threads that ran together).
+static int ready;
+
 static void *worker(void *arg) {
   long units = (long)arg;
+  __atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
+  while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < 3) sched_yield();
   long *buf = calloc(UNIT, sizeof *buf);
   long sum = work(buf, units);
   free(buf);
