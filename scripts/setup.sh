@@ -10,9 +10,11 @@ llvm=${NUMAPERF_LLVM_VERSION:-14}
 packages=(
   build-essential cmake ninja-build pkg-config python3 git
   "clang-$llvm" "llvm-$llvm-dev" "llvm-$llvm-tools" "libclang-rt-$llvm-dev"
+  "libomp-$llvm-dev"      # OpenMP programs built with clang (tests, benchmarks)
   libhwloc-dev hwloc libnuma-dev numactl
   libdw-dev libelf-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev
+  chromium python3-jsonschema   # HTML report checked in a real browser; JSON Schema
   llvm-15-dev clang-15   # second LLVM the pass is tested against
 )
 # Optional extra packages, for example for the benchmarks.
