@@ -177,41 +177,34 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
     out->push_back(std::move(issue));
   }
 
-  double false_score = perMs(false_inv, c.wall_ms) / threads;
-  if (false_inv > 0 && false_score >= c.false_sharing_threshold) {
-    report::Issue issue = makeIssue("false_sharing", false_score,
-                                    perThousand(false_inv, c.total_accesses),
-                                    c.false_sharing_threshold, object);
+  struct Sharing {
+    const char *kind, *other_key, *fix;
+    double invalidations, other;
+    const LineEvidence &line;
+    double threshold;
+  };
+  const Sharing kinds[] = {
+      {"false_sharing", "true_sharing_invalidations", "padding", false_inv, true_inv,
+       p.false_sharing_line, c.false_sharing_threshold},
+      {"true_sharing", "false_sharing_invalidations", "reduce_sharing", true_inv, false_inv,
+       p.true_sharing_line, c.true_sharing_threshold},
+  };
+  for (const Sharing &k : kinds) {
+    double score = perMs(k.invalidations, c.wall_ms) / threads;
+    if (k.invalidations <= 0 || score < k.threshold) continue;
+    report::Issue issue = makeIssue(k.kind, score, perThousand(k.invalidations, c.total_accesses),
+                                    k.threshold, object);
     json &e = issue.evidence;
-    e["invalidations"] = uint64_t(false_inv);
+    e["invalidations"] = uint64_t(k.invalidations);
     e["invalidations_total"] = p.invalidations;
-    e["true_sharing_invalidations"] = uint64_t(true_inv);
-    if (p.false_sharing_line.valid) {
-      e["line_offset"] = p.false_sharing_line.offset;  // may be negative
-      e["line_invalidations"] = p.false_sharing_line.invalidations;
-      e["words"] = lineWords(p.false_sharing_line);
+    e[k.other_key] = uint64_t(k.other);
+    if (k.line.valid) {
+      e["line_offset"] = k.line.offset;  // may be negative: the line begins before the object
+      e["line_invalidations"] = k.line.invalidations;
+      e["words"] = lineWords(k.line);
     }
     e["access_sites"] = accessSites(p, c.symbolizer);
-    issue.fix = "padding";
-    out->push_back(std::move(issue));
-  }
-
-  double true_score = perMs(true_inv, c.wall_ms) / threads;
-  if (true_inv > 0 && true_score >= c.true_sharing_threshold) {
-    report::Issue issue = makeIssue("true_sharing", true_score,
-                                    perThousand(true_inv, c.total_accesses),
-                                    c.true_sharing_threshold, object);
-    json &e = issue.evidence;
-    e["invalidations"] = uint64_t(true_inv);
-    e["invalidations_total"] = p.invalidations;
-    e["false_sharing_invalidations"] = uint64_t(false_inv);
-    if (p.true_sharing_line.valid) {
-      e["line_offset"] = p.true_sharing_line.offset;
-      e["line_invalidations"] = p.true_sharing_line.invalidations;
-      e["words"] = lineWords(p.true_sharing_line);
-    }
-    e["access_sites"] = accessSites(p, c.symbolizer);
-    issue.fix = "reduce_sharing";
+    issue.fix = k.fix;
     out->push_back(std::move(issue));
   }
 }

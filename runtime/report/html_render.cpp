@@ -1,4 +1,5 @@
 #include "report/html_render.h"
+#include "report/text_layout.h"
 
 #include "report/compare.h"
 #include "report/fix_text.h"
@@ -58,16 +59,6 @@ std::string scalarText(const json& v) {
   if (v.is_array()) return "[" + std::to_string(v.size()) + " items]";
   if (v.is_object()) return "{" + std::to_string(v.size()) + " fields}";
   return v.dump();
-}
-
-std::string commandText(const std::vector<std::string>& command) {
-  std::string s;
-  for (const std::string& a : command) {
-    if (!s.empty()) s += ' ';
-    bool quote = a.empty() || a.find_first_of(" \t\"'") != std::string::npos;
-    s += quote ? "'" + a + "'" : a;
-  }
-  return s.empty() ? std::string("(unknown)") : s;
 }
 
 std::string shortSite(const ObjectInfo& o) {
@@ -134,7 +125,7 @@ void renderSummary(const Profile& p, std::string& out) {
   auto row = [&](const char* k, const std::string& v) {
     out += "<tr><th>" + std::string(k) + "</th><td>" + v + "</td></tr>\n";
   };
-  row("command", "<code>" + esc(commandText(prog.command)) + "</code>");
+  row("command", "<code>" + esc(quoteCommand(prog.command)) + "</code>");
   row("pid", std::to_string(prog.pid));
   row("run time", num(prog.wall_ms) + " ms");
   row("threads", std::to_string(prog.threads));
@@ -595,7 +586,7 @@ std::string render(const Profile& p, const HtmlOptions& opt) {
          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
          "style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:\">\n";
-  out += "<title>numaperf report: " + esc(commandText(p.program.command)) + "</title>\n";
+  out += "<title>numaperf report: " + esc(quoteCommand(p.program.command)) + "</title>\n";
   out += "<style>" + std::string(kStyle) + "</style></head>\n";
   out += "<body data-issues=\"" + std::to_string(total) + "\">\n<h1>numaperf NUMA report</h1>\n";
   renderSummary(p, out);

@@ -125,4 +125,14 @@ std::vector<std::string> wrapText(const std::string& text, size_t width,
   return lines;
 }
 
+std::string quoteCommand(const std::vector<std::string>& command) {
+  std::string s;
+  for (const std::string& arg : command) {
+    if (!s.empty()) s += ' ';
+    bool quote = arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos;
+    s += quote ? "'" + arg + "'" : arg;
+  }
+  return s.empty() ? std::string("(unknown)") : s;
+}
+
 }  // namespace numaperf::report

@@ -32,4 +32,8 @@ std::vector<std::string> wrapText(const std::string& text, size_t width,
                                   const std::string& first_prefix,
                                   const std::string& next_prefix);
 
+// A command line for display: arguments joined by spaces, those with spaces
+// or quotes single-quoted; "(unknown)" when empty.
+std::string quoteCommand(const std::vector<std::string>& command);
+
 }  // namespace numaperf::report

@@ -79,16 +79,6 @@ class Writer {
 
 // ---- header -----------------------------------------------------------------
 
-std::string joinCommand(const std::vector<std::string>& command) {
-  std::string s;
-  for (const std::string& arg : command) {
-    if (!s.empty()) s += ' ';
-    bool quote = arg.empty() || arg.find_first_of(" \t\"'") != std::string::npos;
-    s += quote ? "'" + arg + "'" : arg;
-  }
-  return s.empty() ? std::string("(unknown)") : s;
-}
-
 std::string jsonScalar(const json& v) {
   switch (v.type()) {
     case json::value_t::string: return v.get<std::string>();
@@ -116,7 +106,7 @@ std::string thresholdsText(const json& thresholds) {
 void renderHeader(const Profile& p, Writer& w) {
   const ProgramInfo& prog = p.program;
   w.line("numaperf NUMA report", kBold);
-  w.line("command:    " + joinCommand(prog.command));
+  w.line("command:    " + quoteCommand(prog.command));
   w.line("pid:        " + std::to_string(prog.pid));
   w.line("run time:   " + formatFixed(prog.wall_ms, 1) + " ms");
   w.line("threads:    " + std::to_string(prog.threads));
