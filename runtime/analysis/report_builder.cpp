@@ -30,7 +30,6 @@ struct ProcessInfo {
   std::vector<std::string> command;
   std::string program_name;
   std::string start_directory;
-  int64_t pid = 0;
 };
 ProcessInfo *g_process = nullptr;
 
@@ -70,7 +69,7 @@ std::string absolute(const std::string &path) {
 
 std::string jsonPath(const RuntimeConfig &config) {
   std::string name = "numaperf-" + g_process->program_name + "-" +
-                     std::to_string(g_process->pid) + ".json";
+                     std::to_string(getpid()) + ".json";  // a forked child is its own run
   if (config.json_path.empty()) return absolute(name);
   std::string path = absolute(config.json_path);
   if (isDirectory(path)) return path + "/" + name;
@@ -81,7 +80,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
                              uint64_t end_ns) {
   report::Profile profile;
   profile.program.command = g_process->command;
-  profile.program.pid = g_process->pid;
+  profile.program.pid = getpid();
   profile.program.wall_ms = double(end_ns - start_ns) / 1e6;
   uint64_t total_accesses = 0, total_remote = 0;
   threadRegistry().forEach([&](const ThreadState &t) {
@@ -168,7 +167,6 @@ void writeJson(const RuntimeConfig &config, const report::Profile &profile) {
 
 void captureProcessInfo() {
   g_process = new ProcessInfo();
-  g_process->pid = getpid();
   g_process->command = readCommandLine();
   g_process->program_name =
       g_process->command.empty() ? "program" : baseName(g_process->command[0]);

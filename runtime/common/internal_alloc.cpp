@@ -96,6 +96,14 @@ void internalFree(void *p, size_t size) {
   c.free_list = b;
 }
 
+void internalAllocLockAll() {
+  for (SizeClass &c : g_classes) c.lock.lock();
+}
+
+void internalAllocUnlockAll() {
+  for (SizeClass &c : g_classes) c.lock.unlock();
+}
+
 uint64_t internalBytesMapped() { return g_mapped.load(std::memory_order_relaxed); }
 
 void *reserveAddressSpace(size_t size) {

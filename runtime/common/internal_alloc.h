@@ -30,6 +30,11 @@ void internalDelete(T *p) {
   internalFree(p, sizeof(T));
 }
 
+// Hold / release every lock of the allocator (around fork, so the child
+// never inherits a lock another thread held).
+void internalAllocLockAll();
+void internalAllocUnlockAll();
+
 // Reserve address space without committing it (shadow memory). Returns
 // nullptr on failure.
 void *reserveAddressSpace(size_t size);

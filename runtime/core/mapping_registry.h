@@ -21,6 +21,9 @@ class MappingRegistry {
   // Folds every live mapping (at exit).
   void foldAll();
   uint64_t count();
+  // Around fork.
+  void lockAll() { lock_.lock(); }
+  void unlockAll() { lock_.unlock(); }
 
  private:
   struct Mapping {

@@ -153,6 +153,16 @@ void ObjectRegistry::foldAll() {
     if (g->live) foldRange(g->start, g->size, false, &g->profile);
 }
 
+void ObjectRegistry::lockAll() {
+  for (Shard &s : shards_) s.lock.lock();
+  globals_lock_.lock();
+}
+
+void ObjectRegistry::unlockAll() {
+  globals_lock_.unlock();
+  for (Shard &s : shards_) s.lock.unlock();
+}
+
 uint64_t ObjectRegistry::liveHeapObjects() const {
   uint64_t n = 0;
   for (const Shard &s : shards_) n += s.size;

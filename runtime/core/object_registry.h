@@ -56,6 +56,9 @@ class ObjectRegistry {
   void foldAll();
   GlobalObject *firstGlobal() const { return globals_.load(std::memory_order_acquire); }
   uint64_t liveHeapObjects() const;
+  // Around fork: hold every lock, then release them in parent and child.
+  void lockAll();
+  void unlockAll();
 
  private:
   static constexpr unsigned kShards = 64;

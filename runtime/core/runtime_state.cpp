@@ -3,6 +3,7 @@
 #include "analysis/report_builder.h"
 #include "common/internal_alloc.h"
 #include "common/log.h"
+#include "core/fork_safety.h"
 #include "core/object_fold.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
@@ -49,6 +50,7 @@ bool initialize() {
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
+  installForkHandlers();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();
   return true;

@@ -77,6 +77,14 @@ ThreadState *ThreadRegistry::byIndex(uint32_t index) const {
   return c ? c->slots[index % kChunkSlots].load(std::memory_order_acquire) : nullptr;
 }
 
+void ThreadRegistry::markOtherThreadsExited() {
+  uint64_t now = monotonicNanos();
+  forEach([&](ThreadState &t) {
+    uint64_t expected = 0;
+    if (&t != tls_self_) t.end_ns.compare_exchange_strong(expected, now);
+  });
+}
+
 void ThreadRegistry::markCurrentThreadExited() {
   if (tls_self_) tls_self_->end_ns.store(monotonicNanos(), std::memory_order_release);
 }

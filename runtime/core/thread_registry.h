@@ -44,6 +44,11 @@ class ThreadRegistry {
   ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high);
   // Marks the calling thread as finished.
   void markCurrentThreadExited();
+  // In a forked child: every other thread stayed behind in the parent.
+  void markOtherThreadsExited();
+  // Around fork.
+  void lockAll() { grow_lock_.lock(); }
+  void unlockAll() { grow_lock_.unlock(); }
   static ThreadState *current() { return tls_self_; }
 
   uint32_t threadCount() const { return next_index_.load(std::memory_order_acquire); }

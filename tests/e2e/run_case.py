@@ -401,6 +401,21 @@ case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
 case_gt_mmap = ground_truth("gt_mmap.c")
 
 
+def case_fork_child(c):
+    exe = c.compile(["fork_child.c"], "fork_child")
+    c.run(exe, env={"NUMAPERF_REPORT": "none"})  # a deadlock would hit the timeout
+    profiles = sorted(f for f in os.listdir(c.work) if f.startswith("numaperf-fork_child-"))
+    check(len(profiles) == 2, "expected the parent's and one child's profile, got %s" % profiles)
+    pids = set()
+    for name in profiles:
+        with open(os.path.join(c.work, name)) as f:
+            p = json.load(f)
+        pids.add(p["program"]["pid"])
+        check(name == "numaperf-fork_child-%d.json" % p["program"]["pid"],
+              "profile %s names another pid than it holds" % name)
+    check(len(pids) == 2, "parent and child profiles share a pid")
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 
