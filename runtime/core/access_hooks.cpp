@@ -35,7 +35,9 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
   if (__builtin_expect(owner == t->owner_tag, 1)) {
     // Private page: done. A shared page needs its sharing state updated.
     PageDetail *d = e->detail.load(std::memory_order_acquire);
-    if (__builtin_expect(d == nullptr, 1)) return;
+    if (__builtin_expect(d == nullptr, 1) || !d->shared.load(std::memory_order_relaxed)) return;
+    if (!is_write && bufferSharedRead(t->read_buffer, t->owner_tag, d, addr, false, pc)) return;
+    if (t->read_buffer.page == d) flushReadBuffer(t->read_buffer, t->owner_tag);
     trackSharedAccess(t->owner_tag, d, addr, size, is_write, false, pc);
     return;
   }
@@ -60,6 +62,13 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
     ++t->remote_accesses;
     return;
   }
+  if (__builtin_expect(!d->shared.load(std::memory_order_relaxed), 0))
+    d->shared.store(true, std::memory_order_relaxed);
+  if (!is_write && bufferSharedRead(t->read_buffer, t->owner_tag, d, addr, true, pc)) {
+    ++t->remote_accesses;
+    return;
+  }
+  if (t->read_buffer.page == d) flushReadBuffer(t->read_buffer, t->owner_tag);
   if (trackSharedAccess(t->owner_tag, d, addr, size, is_write, true, pc)) ++t->remote_accesses;
 }
 

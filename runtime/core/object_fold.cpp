@@ -1,6 +1,5 @@
 #include "core/object_fold.h"
 
-#include "common/internal_alloc.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
 
@@ -142,22 +141,34 @@ void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
   }
 }
 
-void releaseDetail(PageDetail *d) {
+// Empties a page's detail for the next object at these addresses. The record
+// itself stays (threads may still point at it).
+void resetDetail(PageDetail *d) {
+  d->shared.store(false, std::memory_order_relaxed);
+  for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
   for (std::atomic<LineShare *> &slot : d->lines) {
     LineShare *l = slot.load(std::memory_order_acquire);
     if (!l) continue;
-    if (l->holders != l->inline_holders)
-      internalFree(l->holders, l->holder_capacity * sizeof(uint32_t));
-    internalDelete(l->words);
-    internalDelete(l);
+    SpinLockGuard guard(l->lock);
+    l->holder_count = 0;
+    l->writes = l->invalidations = l->invalidations_true = l->invalidations_false = 0;
+    if (l->words) memset(l->words, 0, sizeof *l->words);
+    for (LineSiteCount &site : l->sites) site = LineSiteCount();
   }
-  PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire);
-  while (o) {
-    PageThreadOverflow *previous = o->previous;
-    internalFree(o, sizeof(PageThreadOverflow) + (o->capacity - 1) * sizeof(PageThreadUse));
-    o = previous;
+  SpinLockGuard guard(d->threads_lock);
+  for (PageThreadUse &u : d->threads) {
+    u.tag.store(0, std::memory_order_relaxed);
+    u.accesses.store(0, std::memory_order_relaxed);
   }
-  internalDelete(d);
+  if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire))
+    o->count.store(0, std::memory_order_release);
+  d->reads.store(0, std::memory_order_relaxed);
+  d->writes.store(0, std::memory_order_relaxed);
+  d->reads_since_write.store(0, std::memory_order_relaxed);
+  for (AccessSiteCount &site : d->sites) {
+    site.pc.store(0, std::memory_order_relaxed);
+    site.count.store(0, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace
@@ -210,8 +221,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     if (forget_pages && whole_page) {
       e->owner.store(0, std::memory_order_relaxed);
       e->early_remote.store(0, std::memory_order_relaxed);
-      if (d && e->detail.compare_exchange_strong(d, nullptr, std::memory_order_acq_rel))
-        releaseDetail(d);
+      if (d) resetDetail(d);
     }
   }
   out->evidence_weight = out->remote + out->invalidations;

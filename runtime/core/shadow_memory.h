@@ -86,7 +86,13 @@ struct AccessSiteCount {
 constexpr unsigned kInlinePageThreads = 4;
 constexpr unsigned kPageAccessSites = 4;
 
+// Created when a second thread reaches a page and never freed while the
+// program runs (threads may hold pointers to it in their read buffers):
+// when the object there goes away it is reset and stays with its page.
 struct PageDetail {
+  // Another thread uses the page since the last reset; while false the first
+  // toucher's accesses take the fast path.
+  std::atomic<bool> shared{false};
   std::atomic<uint64_t> line_remote[kLinesPerPage];
   std::atomic<LineShare *> lines[kLinesPerPage];
   PageThreadUse threads[kInlinePageThreads];

@@ -56,19 +56,19 @@ PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
   return &o->uses[count];
 }
 
-void countSite(PageDetail *d, uintptr_t pc) {
+void countSite(PageDetail *d, uintptr_t pc, uint64_t n = 1) {
   for (AccessSiteCount &s : d->sites) {
     uintptr_t seen = s.pc.load(std::memory_order_relaxed);
     if (seen == pc) {
-      s.count.fetch_add(1, std::memory_order_relaxed);
+      s.count.fetch_add(n, std::memory_order_relaxed);
       return;
     }
     if (seen == 0 && s.pc.compare_exchange_strong(seen, pc, std::memory_order_relaxed)) {
-      s.count.fetch_add(1, std::memory_order_relaxed);
+      s.count.fetch_add(n, std::memory_order_relaxed);
       return;
     }
     if (seen == pc) {
-      s.count.fetch_add(1, std::memory_order_relaxed);
+      s.count.fetch_add(n, std::memory_order_relaxed);
       return;
     }
   }
@@ -160,6 +160,54 @@ void noteWords(WordDetail &w, unsigned first, unsigned last, uint32_t tag, bool 
 
 void setWordDetailThreshold(uint32_t writes) {
   g_word_detail_writes.store(writes, std::memory_order_relaxed);
+}
+
+void flushReadBuffer(PageReadBuffer &b, uint32_t tag) {
+  PageDetail *d = b.page;
+  if (!d) return;
+  if (b.reads) {
+    PageThreadUse *use = findUse(d, tag);
+    if (!use) use = addUse(d, tag);
+    if (use) use->accesses.fetch_add(b.reads, std::memory_order_relaxed);
+    d->reads.fetch_add(b.reads, std::memory_order_relaxed);
+    d->reads_since_write.fetch_add(b.reads, std::memory_order_relaxed);
+  }
+  if (b.any_remote)
+    for (unsigned i = 0; i < kLinesPerPage; ++i)
+      if (b.line_remote[i]) {
+        d->line_remote[i].fetch_add(b.line_remote[i], std::memory_order_relaxed);
+        b.line_remote[i] = 0;
+      }
+  if (b.pc_count) countSite(d, b.pc, b.pc_count);
+  b.page = nullptr;
+  b.reads = 0;
+  b.any_remote = false;
+  b.pc = 0;
+  b.pc_count = 0;
+}
+
+bool bufferSharedRead(PageReadBuffer &b, uint32_t tag, PageDetail *d, uintptr_t addr,
+                      bool is_remote, uintptr_t pc) {
+  if (d->writes.load(std::memory_order_relaxed) != 0) {
+    if (b.page == d) flushReadBuffer(b, tag);
+    return false;
+  }
+  if (b.page != d) {
+    flushReadBuffer(b, tag);
+    b.page = d;
+  }
+  ++b.reads;
+  if (is_remote) {
+    ++b.line_remote[(addr >> kLineShift) % kLinesPerPage];
+    b.any_remote = true;
+    if (pc && pc != b.pc) {
+      if (b.pc_count) countSite(d, b.pc, b.pc_count);
+      b.pc = pc;
+      b.pc_count = 0;
+    }
+    if (pc) ++b.pc_count;
+  }
+  return true;
 }
 
 uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag) {

@@ -86,7 +86,9 @@ void ThreadRegistry::markOtherThreadsExited() {
 }
 
 void ThreadRegistry::markCurrentThreadExited() {
-  if (tls_self_) tls_self_->end_ns.store(monotonicNanos(), std::memory_order_release);
+  if (!tls_self_) return;
+  flushReadBuffer(tls_self_->read_buffer, tls_self_->owner_tag);
+  tls_self_->end_ns.store(monotonicNanos(), std::memory_order_release);
 }
 
 }  // namespace numaperf

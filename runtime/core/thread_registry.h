@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
+#include "core/sharing_tracker.h"
 
 namespace numaperf {
 
@@ -24,6 +25,7 @@ struct ThreadState {
   // others: plain counters keep the hot path free of atomics.
   uint64_t accesses = 0;
   uint64_t remote_accesses = 0;
+  PageReadBuffer read_buffer;  // see sharing_tracker.h
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
   uint64_t trylock_failures = 0;  // program's own trylock calls that failed
@@ -42,7 +44,7 @@ class ThreadRegistry {
   // Creates the calling thread's record (idempotent) and returns it.
   // Returns nullptr when memory for the record cannot be had.
   ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high);
-  // Marks the calling thread as finished.
+  // Marks the calling thread as finished (and flushes its buffered counts).
   void markCurrentThreadExited();
   // In a forked child: every other thread stayed behind in the parent.
   void markOtherThreadsExited();

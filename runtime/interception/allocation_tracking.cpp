@@ -25,6 +25,11 @@ StackRecord *captureAllocationSite(size_t size) {
   return site;
 }
 
+// The retiring thread's own buffered reads belong to what it retires.
+void flushOwnReads() {
+  if (ThreadState *t = ThreadRegistry::current()) flushReadBuffer(t->read_buffer, t->owner_tag);
+}
+
 }  // namespace
 
 void recordAllocation(void *p, size_t size) {
@@ -39,11 +44,13 @@ void recordMapping(void *p, size_t size) {
 
 void retireMapping(void *p, size_t size) {
   RuntimeScope scope;
+  flushOwnReads();
   mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
 
 void retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
+  flushOwnReads();
   objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages);
 }
 

@@ -57,7 +57,8 @@ TEST_F(ShadowTest, FoldTakesWholeLinesAndForgetsWholePages) {
   shadowMemory().entryFor(b + kPageSize)->owner.store(3);
   EXPECT_EQ(takeRemote(b, b + kPageSize, true), 15u);
   EXPECT_EQ(shadowMemory().entryFor(b)->owner.load(), 0u);             // forgotten
-  EXPECT_EQ(shadowMemory().entryFor(b)->detail.load(), nullptr);       // detail dropped
+  ASSERT_NE(shadowMemory().entryFor(b)->detail.load(), nullptr);       // detail kept...
+  EXPECT_FALSE(shadowMemory().entryFor(b)->detail.load()->shared.load());  // ...but reset
   EXPECT_EQ(shadowMemory().entryFor(b + kPageSize)->owner.load(), 3u);  // untouched
   EXPECT_EQ(takeRemote(b, b + kPageSize, true), 0u);  // taken once
   EXPECT_EQ(takeRemote(b + kPageSize, b + 2 * kPageSize, false), 7u);

@@ -146,3 +146,27 @@ TEST_F(SharingTest, OnContendedLinesOnlyMissesCountAsRemote) {
     reads += trackSharedAccess(2, other, base + kPageSize, 8, false, true, 0);
   EXPECT_EQ(reads, 7);
 }
+
+TEST_F(SharingTest, BufferedReadsReachThePageWhenFlushed) {
+  PageReadBuffer buffer;
+  for (int i = 0; i < 10; ++i)
+    EXPECT_TRUE(bufferSharedRead(buffer, 2, detail, base + 64 * (i % 3), true, 0x42));
+  EXPECT_EQ(detail->reads.load(), 0u);  // still in the thread
+  // Moving to another page flushes the first one.
+  PageDetail *other = shadowMemory().detailFor(shadowMemory().entryFor(base + kPageSize));
+  EXPECT_TRUE(bufferSharedRead(buffer, 2, other, base + kPageSize, false, 0));
+  EXPECT_EQ(detail->reads.load(), 10u);
+  EXPECT_EQ(pageThreadAccesses(*detail, 2), 10u);
+  EXPECT_EQ(detail->line_remote[0].load() + detail->line_remote[1].load() +
+                detail->line_remote[2].load(),
+            10u);
+  // A page written while shared is never buffered.
+  trackSharedAccess(1, detail, base, 8, true, false, 0);
+  EXPECT_FALSE(bufferSharedRead(buffer, 2, detail, base, true, 0));
+  flushReadBuffer(buffer, 2);
+  EXPECT_EQ(other->reads.load(), 1u);
+  ObjectProfile p = fold(base, base + kPageSize);
+  EXPECT_EQ(p.remote, 10u);
+  EXPECT_EQ(p.sites[0].pc, 0x42u);
+  EXPECT_EQ(p.sites[0].count, 10u);
+}
