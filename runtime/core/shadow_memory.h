@@ -27,6 +27,7 @@ constexpr uintptr_t kPageSize = uintptr_t(1) << kPageShift;
 constexpr unsigned kLineShift = 6;
 constexpr uintptr_t kLineSize = uintptr_t(1) << kLineShift;
 constexpr unsigned kLinesPerPage = kPageSize / kLineSize;
+static_assert(kLinesPerPage <= 64, "per-page line sets are 64-bit masks");
 constexpr unsigned kWordShift = 2;  // 4-byte words: 16 per line
 constexpr unsigned kWordsPerLine = kLineSize >> kWordShift;
 #if defined(__aarch64__)

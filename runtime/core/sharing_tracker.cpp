@@ -172,16 +172,15 @@ void flushReadBuffer(PageReadBuffer &b, uint32_t tag) {
     d->reads.fetch_add(b.reads, std::memory_order_relaxed);
     d->reads_since_write.fetch_add(b.reads, std::memory_order_relaxed);
   }
-  if (b.any_remote)
-    for (unsigned i = 0; i < kLinesPerPage; ++i)
-      if (b.line_remote[i]) {
-        d->line_remote[i].fetch_add(b.line_remote[i], std::memory_order_relaxed);
-        b.line_remote[i] = 0;
-      }
+  for (uint64_t lines = b.remote_lines; lines; lines &= lines - 1) {
+    unsigned i = unsigned(__builtin_ctzll(lines));
+    d->line_remote[i].fetch_add(b.line_remote[i], std::memory_order_relaxed);
+    b.line_remote[i] = 0;
+  }
   if (b.pc_count) countSite(d, b.pc, b.pc_count);
   b.page = nullptr;
   b.reads = 0;
-  b.any_remote = false;
+  b.remote_lines = 0;
   b.pc = 0;
   b.pc_count = 0;
 }
@@ -198,8 +197,9 @@ bool bufferSharedRead(PageReadBuffer &b, uint32_t tag, PageDetail *d, uintptr_t 
   }
   ++b.reads;
   if (is_remote) {
-    ++b.line_remote[(addr >> kLineShift) % kLinesPerPage];
-    b.any_remote = true;
+    unsigned line = unsigned((addr >> kLineShift) % kLinesPerPage);
+    ++b.line_remote[line];
+    b.remote_lines |= uint64_t(1) << line;
     if (pc && pc != b.pc) {
       if (b.pc_count) countSite(d, b.pc, b.pc_count);
       b.pc = pc;

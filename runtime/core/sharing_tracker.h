@@ -33,7 +33,7 @@ struct PageReadBuffer {
   PageDetail *page = nullptr;
   uint64_t reads = 0;
   uint32_t line_remote[kLinesPerPage] = {};
-  bool any_remote = false;
+  uint64_t remote_lines = 0;  // bit i: line_remote[i] != 0
   uintptr_t pc = 0;
   uint64_t pc_count = 0;
 };
