@@ -47,7 +47,9 @@ int main(int argc, char **argv) {
   samples = bench_arg(argc, argv, "samples", 14000000); /* per thread */
   chunk = 4096;
   if (threads > MAX_THREADS) threads = MAX_THREADS;
-  bins = (uint64_t *)malloc((size_t)nbins * sizeof(uint64_t)); // PLANTED: remote_access, true_sharing
+  /* Every thread adds to every bin: the pages are dominated by invalidations,
+   * which numaperf reports as true sharing rather than remote access. */
+  bins = (uint64_t *)malloc((size_t)nbins * sizeof(uint64_t)); // PLANTED: true_sharing
   for (long b = 0; b < nbins; ++b) bins[b] = 0;
   pthread_t tid[MAX_THREADS];
   for (long t = 0; t < threads; ++t) pthread_create(&tid[t], NULL, worker, (void *)t);
