@@ -1,5 +1,6 @@
 #include "report/fix_text.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace numaperf::report {
@@ -36,6 +37,12 @@ std::string fixSentence(const std::string& code) {
   for (const FixEntry& e : kFixes)
     if (code == e.code) return e.sentence;
   return code;
+}
+
+std::string kindText(const std::string& kind) {
+  std::string s = kind.empty() ? std::string("issue") : kind;
+  std::replace(s.begin(), s.end(), '_', ' ');
+  return s;
 }
 
 }  // namespace numaperf::report

@@ -9,4 +9,7 @@ namespace numaperf::report {
 // Unknown codes are returned as-is; an empty code gives an empty string.
 std::string fixSentence(const std::string& code);
 
+// An issue kind for people: "false_sharing" -> "false sharing".
+std::string kindText(const std::string& kind);
+
 }  // namespace numaperf::report

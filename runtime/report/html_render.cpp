@@ -41,18 +41,6 @@ std::string esc(const std::string& s) {
 
 std::string num(double v, int decimals = 1) { return formatFixed(v, decimals); }
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
-}
-
-std::string humanKind(const std::string& kind) {
-  std::string s = kind.empty() ? std::string("issue") : kind;
-  std::replace(s.begin(), s.end(), '_', ' ');
-  return s;
-}
-
 std::string scalarText(const json& v) {
   if (v.is_string()) return v.get<std::string>();
   if (v.is_number_float()) return formatShortest(v.get<double>());
@@ -533,7 +521,7 @@ void renderEvidenceTable(const json& ev, std::string& out) {
 void renderIssue(size_t rank, const Issue& is, std::string& out) {
   out += "<article class=\"issue\" id=\"issue-" + std::to_string(rank) + "\" data-kind=\"" +
          esc(is.kind) + "\" data-score=\"" + num(is.score) + "\">\n";
-  out += "<h3>#" + std::to_string(rank) + " " + esc(humanKind(is.kind)) +
+  out += "<h3>#" + std::to_string(rank) + " " + esc(kindText(is.kind)) +
          " &nbsp;<span class=\"score\">score " + num(is.score) + " /ms</span> (threshold " +
          formatShortest(is.threshold) + ") &nbsp;<span class=\"muted\">normalized " +
          num(is.normalized_score) + " per 1000 accesses</span></h3>\n";
@@ -559,13 +547,13 @@ void renderIssue(size_t rank, const Issue& is, std::string& out) {
     out += "<details class=\"stack\"><summary>stack (" + std::to_string(o.stack.size()) +
            (o.stack.size() == 1 ? " frame" : " frames") + ")</summary><ol class=\"stack\" start=\"0\">";
     for (const Frame& f : o.stack) {
-      std::string fn = f.location.function.empty() ? hex(f.pc) : f.location.function;
+      std::string fn = f.location.function.empty() ? formatHex(f.pc) : f.location.function;
       std::string loc;
       if (!f.location.file.empty())
         loc = " at " + f.location.file +
               (f.location.line ? ":" + std::to_string(f.location.line) : "");
       else if (!f.module.empty())
-        loc = " (" + f.module + "+" + hex(f.module_offset) + ")";
+        loc = " (" + f.module + "+" + formatHex(f.module_offset) + ")";
       out += "<li><code>" + esc(fn) + "</code>" + esc(loc) + "</li>";
     }
     out += "</ol></details>\n";
@@ -606,7 +594,7 @@ std::string render(const Profile& p, const HtmlOptions& opt) {
       if (std::find(kinds.begin(), kinds.end(), p.issues[i].kind) == kinds.end())
         kinds.push_back(p.issues[i].kind);
     for (const std::string& k : kinds)
-      out += "<option value=\"" + esc(k) + "\">" + esc(humanKind(k)) + "</option>";
+      out += "<option value=\"" + esc(k) + "\">" + esc(kindText(k)) + "</option>";
     out += "</select></label> <button type=\"button\" id=\"expand-stacks\">expand all "
            "stacks</button></div>\n";
     for (size_t i = 0; i < shown; ++i) renderIssue(i + 1, p.issues[i], out);

@@ -1,6 +1,8 @@
 #include "report/number_format.h"
 
 #include <charconv>
+#include <cinttypes>
+#include <cstdio>
 #include <cmath>
 
 namespace numaperf::report {
@@ -41,6 +43,12 @@ std::string formatBytes(uint64_t bytes) {
     ++unit;
   }
   return formatFixed(v, 1) + " " + kUnits[unit];
+}
+
+std::string formatHex(uint64_t value) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%" PRIx64, value);
+  return buf;
 }
 
 }  // namespace numaperf::report

@@ -18,4 +18,7 @@ std::string formatShortest(double value);
 // 8388608 -> "8.0 MiB", 100 -> "100 B" (binary units, one decimal).
 std::string formatBytes(uint64_t bytes);
 
+// An address or offset as 0x-prefixed hexadecimal.
+std::string formatHex(uint64_t value);
+
 }  // namespace numaperf::report

@@ -26,18 +26,6 @@ constexpr const char* kSubIndent = "     ";   // stack frames, evidence entries
 constexpr size_t kMinWidth = 20;
 constexpr int kMaxEvidenceDepth = 3;
 
-std::string hex(uint64_t v) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%" PRIx64, v);
-  return buf;
-}
-
-std::string humanKind(const std::string& kind) {
-  std::string s = kind.empty() ? std::string("issue") : kind;
-  std::replace(s.begin(), s.end(), '_', ' ');
-  return s;
-}
-
 class Writer {
  public:
   explicit Writer(const TextOptions& o) : opt_(o), width_(std::max(o.width, kMinWidth)) {}
@@ -150,13 +138,13 @@ void renderSite(const ObjectInfo& o, Writer& w) {
 }
 
 std::string moduleText(const Frame& f) {
-  return f.module.empty() ? std::string() : f.module + "+" + hex(f.module_offset);
+  return f.module.empty() ? std::string() : f.module + "+" + formatHex(f.module_offset);
 }
 
 void renderFrame(size_t index, const Frame& f, Writer& w) {
   const std::string num = kSubIndent + std::string("#") + std::to_string(index) + " ";
   const SourceLocation& loc = f.location;
-  const std::string func = loc.function.empty() ? hex(f.pc) : loc.function;
+  const std::string func = loc.function.empty() ? formatHex(f.pc) : loc.function;
   if (!loc.file.empty()) {
     std::string after = loc.line > 0 ? ":" + std::to_string(loc.line) : std::string();
     w.line(fitPath(num + func + " at ", loc.file, after, w.width()));
@@ -262,7 +250,7 @@ void renderEvidence(const json& evidence, Writer& w) {
 }
 
 void renderIssue(size_t rank, const Issue& issue, const TextOptions& opt, Writer& w) {
-  const std::string label = "#" + std::to_string(rank) + " " + humanKind(issue.kind);
+  const std::string label = "#" + std::to_string(rank) + " " + kindText(issue.kind);
   // Thread issues have their own units (docs/threads.md): migrations per
   // thread per second; imbalance as a plain ratio.
   const bool ratio = issue.kind == "load_imbalance";
