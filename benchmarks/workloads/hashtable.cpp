@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "spin_barrier.hpp"
 
 namespace {
 
@@ -65,24 +66,6 @@ struct Table {
   }
 };
 
-class Barrier {
- public:
-  explicit Barrier(long n) : n_(n) {}
-  void wait() {
-    long gen = gen_.load();
-    if (count_.fetch_add(1) + 1 == n_) {
-      count_.store(0);
-      gen_.fetch_add(1);
-    } else {
-      while (gen_.load() == gen) std::this_thread::yield();
-    }
-  }
-
- private:
-  long n_;
-  std::atomic<long> count_{0}, gen_{0};
-};
-
 uint64_t keyOf(long thread, long round, long i) {
   return (uint64_t(thread) << 48) | (uint64_t(round) << 32) | uint64_t(i);
 }
@@ -99,7 +82,7 @@ int main(int argc, char **argv) {
   size_t buckets = 1;
   while (buckets < size_t(threads * keys * rounds)) buckets <<= 1;
   Table table(buckets);
-  Barrier barrier(threads);
+  SpinBarrier barrier(threads);
   std::vector<uint64_t> found(static_cast<size_t>(threads)), sums(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
   for (long t = 0; t < threads; ++t)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "bench.h"
+#include "spin_barrier.hpp"
 
 namespace {
 
@@ -26,24 +27,6 @@ struct Particle {
   int64_t q;
 };
 
-class Barrier {
- public:
-  explicit Barrier(long n) : n_(n) {}
-  void wait() {
-    long gen = gen_.load();
-    if (count_.fetch_add(1) + 1 == n_) {
-      count_.store(0);
-      gen_.fetch_add(1);
-    } else {
-      while (gen_.load() == gen) std::this_thread::yield();
-    }
-  }
-
- private:
-  long n_;
-  std::atomic<long> count_{0}, gen_{0};
-};
-
 }  // namespace
 
 int main(int argc, char **argv) {
@@ -54,7 +37,7 @@ int main(int argc, char **argv) {
   const long g = bench_arg(argc, argv, "grid", 256);
   const long steps = bench_arg(argc, argv, "steps", 28);
   Cell *mesh = new Cell[size_t(g * g)]; // PLANTED: remote_access
-  Barrier barrier(threads);
+  SpinBarrier barrier(threads);
   std::vector<uint64_t> sums(static_cast<size_t>(threads));
   std::vector<std::thread> pool;
   for (long t = 0; t < threads; ++t)
