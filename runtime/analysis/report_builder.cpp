@@ -9,6 +9,7 @@
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
 #include "report/json_io.h"
+#include "report/remote_cost.h"
 #include "report/text_render.h"
 #include "symbolize/module_snapshot.h"
 #include "symbolize/symbolizer.h"
@@ -122,6 +123,16 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   // Thread issues (migration, imbalance) follow the data issues; thresholds
   // NUMAPERF_MIGRATION_THRESHOLD / NUMAPERF_IMBALANCE_RATIO (docs/threads.md).
   appendThreadAnalysis(profile, start_ns, end_ns, symbolizer);
+
+  if (!config.calibration_path.empty()) {
+    std::string error;
+    if (auto cost = report::readRemoteCost(absolute(config.calibration_path), &error)) {
+      report::addRemoteCostEstimates(profile, *cost);
+    } else {
+      logMessage("NUMAPERF_CALIBRATION: %s", error.c_str());
+      profile.notes.push_back("no time estimate: " + error);
+    }
+  }
 
   if (!profile.program.access_data)
     profile.notes.push_back(

@@ -74,6 +74,7 @@ RuntimeConfig loadRuntimeConfig() {
   RuntimeConfig c;
   readString("NUMAPERF_REPORT", &c.report_path);
   readString("NUMAPERF_JSON", &c.json_path);
+  readString("NUMAPERF_CALIBRATION", &c.calibration_path);
   readDouble("NUMAPERF_REMOTE_THRESHOLD", 0, 1e15, &c.remote_threshold);
   readDouble("NUMAPERF_FALSE_SHARING_THRESHOLD", 0, 1e15, &c.false_sharing_threshold);
   readDouble("NUMAPERF_TRUE_SHARING_THRESHOLD", 0, 1e15, &c.true_sharing_threshold);

@@ -15,6 +15,9 @@ struct RuntimeConfig {
   // numaperf-<program>-<pid>.json; "" = that name in the start-up working
   // directory; "none" = no JSON.
   std::string json_path;
+  // Calibration file of a host (numaperf probe calibrate): remote-access
+  // issues then show their estimated extra time there. "" = none.
+  std::string calibration_path;
   // Remote-access score threshold (remote accesses per millisecond).
   double remote_threshold = 1500.0;
   // False- and true-sharing score thresholds (invalidations per ms per thread).

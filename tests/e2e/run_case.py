@@ -416,6 +416,54 @@ def case_fork_child(c):
     check(len(pids) == 2, "parent and child profiles share a pid")
 
 
+def _write_calibration(path, host, extra):
+    summary = {"local_latency_ns": 80.0,
+               "remote_latency_ns": None if extra is None else 80.0 + extra,
+               "remote_extra_ns": extra}
+    with open(path, "w") as f:
+        json.dump({"format": "numaperf-calibration", "version": 1, "host": host,
+                   "summary": summary}, f)
+
+
+def case_calibration(c):
+    """Remote accesses turned into time on a calibrated host, at exit
+    (NUMAPERF_CALIBRATION) and when re-rendering (numaperf report --calibration)."""
+    exe = c.compile(["remote_read.c"], "remote_read")
+    two = os.path.join(c.work, "two-nodes.json")
+    one = os.path.join(c.work, "one-node.json")
+    _write_calibration(two, "bigbox", 100.0)
+    _write_calibration(one, "laptop", None)
+    r = c.run(exe, env={"NUMAPERF_CALIBRATION": two, "NUMAPERF_JSON": "at-exit.json"})
+    with open(os.path.join(c.work, "at-exit.json")) as f:
+        p = json.load(f)
+    issue = p["issues"][0]
+    remote = issue["evidence"]["remote_accesses"]
+    check(abs(issue["evidence"]["estimated_extra_ms"] - remote * 100.0 / 1e6) < 1e-6,
+          "estimate is not remote accesses x 100 ns: %s" % issue["evidence"])
+    check("bigbox" in r.stderr and "estimated_extra_ms" in r.stderr,
+          "text report does not show the estimate:\n" + r.stderr)
+    # Re-rendering for another host: a one-node host gives no estimate, and says so.
+    numaperf = os.path.join(c.bin, "numaperf")
+    plain = os.path.join(c.work, "plain.json")
+    c.run(exe, env={"NUMAPERF_JSON": plain})
+    out = subprocess.run([numaperf, "report", "--calibration", one, "--format", "json", plain],
+                         capture_output=True, text=True)
+    check(out.returncode == 0, "numaperf report failed: " + out.stderr)
+    again = json.loads(out.stdout)
+    check("estimated_extra_ms" not in again["issues"][0]["evidence"] and
+          any("laptop" in n for n in again["notes"]), "one-node host: %s" % again["notes"])
+    out = subprocess.run([numaperf, "report", "--calibration", two, plain],
+                         capture_output=True, text=True)
+    check(out.returncode == 0 and "estimated_extra_ms" in out.stdout, "two-node host: " + out.stdout)
+    bad = subprocess.run([numaperf, "report", "--calibration", plain, plain],
+                         capture_output=True, text=True)
+    check(bad.returncode == 2 and "not a numaperf calibration file" in bad.stderr,
+          "a profile passed as calibration: %d %s" % (bad.returncode, bad.stderr))
+    r = c.run(exe, env={"NUMAPERF_CALIBRATION": "/nonexistent.json", "NUMAPERF_JSON": "none"})
+    check("numaperf: NUMAPERF_CALIBRATION: cannot read calibration file" in r.stderr,
+          "no message for a missing calibration file:\n" + r.stderr)
+
+
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 
 

@@ -6,6 +6,7 @@
 #include "report/html_render.h"
 #include "report/json_io.h"
 #include "report/number_format.h"
+#include "report/remote_cost.h"
 #include "report/text_render.h"
 
 #include <memory>
@@ -22,6 +23,7 @@ struct ReportOptions {
   bool have_min_score = false;
   std::string output;
   std::string color = "auto";
+  std::string calibration;
 };
 
 void runReport(const ReportOptions& o) {
@@ -39,6 +41,12 @@ void runReport(const ReportOptions& o) {
       p.notes.push_back(std::to_string(hidden) + (hidden == 1 ? " issue" : " issues") +
                         " with a score below --min-score " + report::formatShortest(o.min_score) +
                         " not shown");
+  }
+  if (!o.calibration.empty()) {
+    std::string error;
+    std::optional<report::RemoteCost> cost = report::readRemoteCost(o.calibration, &error);
+    if (!cost) finish(kExitUsage, error);
+    report::addRemoteCostEstimates(p, *cost);
   }
   std::string out;
   if (o.format == "text") {
@@ -81,6 +89,9 @@ void registerReportCommand(CLI::App& app) {
                   "Colour text output: auto = on a terminal unless NO_COLOR is set")
       ->check(CLI::IsMember({"auto", "always", "never"}))
       ->capture_default_str();
+  sub->add_option("--calibration", o->calibration,
+                  "Calibration file of a host (numaperf probe calibrate): add the estimated "
+                  "extra time of each remote-access issue on that host");
   sub->callback([o] { runReport(*o); });
 }
 
