@@ -2,20 +2,12 @@
 #include <gtest/gtest.h>
 
 #include "bwmodel/error.h"
+#include "signature_helpers.h"
 #include "bwmodel/matrices.h"
 
 using namespace numaperf::bwmodel;
 
 namespace {
-
-Signature sig(double st, double local, double pt, unsigned socket) {
-  SignatureInput in;
-  in.staticFraction = st;
-  in.localFraction = local;
-  in.perThreadFraction = pt;
-  in.staticSocket = socket;
-  return completeSignature(in, "");
-}
 
 void expectMatrix(const Matrix& got, const Matrix& want) {
   ASSERT_EQ(got.size(), want.size());

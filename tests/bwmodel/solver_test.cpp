@@ -4,20 +4,12 @@
 #include <cmath>
 
 #include "bwmodel/error.h"
+#include "signature_helpers.h"
 #include "bwmodel/solver.h"
 
 using namespace numaperf::bwmodel;
 
 namespace {
-
-Signature sig(double st, double local, double pt, unsigned socket) {
-  SignatureInput in;
-  in.staticFraction = st;
-  in.localFraction = local;
-  in.perThreadFraction = pt;
-  in.staticSocket = socket;
-  return completeSignature(in, "");
-}
 
 std::vector<numaperf::bwmodel::Run> runsFor(const Signature& s, const std::vector<Placement>& ps, double noise = 0, unsigned seed = 1) {
   std::vector<numaperf::bwmodel::Run> runs;
