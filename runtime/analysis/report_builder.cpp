@@ -98,10 +98,9 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["word_detail_writes"] = config.word_detail_writes;
   profile.thresholds["page_detail_remote_accesses"] = config.page_detail_threshold;
 
-  // Reads still buffered by threads (see sharing_tracker.h). Threads still
-  // running at exit may race with this; their last page's counts may be off.
-  threadRegistry().forEach(
-      [](ThreadState &t) { flushReadBuffer(t.read_buffer, t.owner_tag); });
+  // Counts still buffered by threads (shared_page_cache.h). Threads still
+  // running at exit may race with this; their last pages' counts may be off.
+  threadRegistry().forEach([](ThreadState &t) { flushThreadCounts(t); });
   objectRegistry().foldAll();
   mappingRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());

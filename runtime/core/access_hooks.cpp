@@ -1,12 +1,14 @@
 // The access hooks called by instrumented code (see include/numaperf/hook_abi.h).
 // The common case, a thread touching a private page it touched first, reads
-// one shadow entry and bumps a thread-local counter; only pages that several
-// threads use take the slow path (sharing_tracker.h).
+// one shadow entry and bumps thread-local counters; pages that several
+// threads use go through the thread's cache of shared pages
+// (shared_page_cache.h), and only accesses that change a line's sharing state
+// take a lock (sharing_tracker.h).
 #include "numaperf/hook_abi.h"
 
 #include "core/runtime_state.h"
 #include "core/shadow_memory.h"
-#include "core/sharing_tracker.h"
+#include "core/shared_page_cache.h"
 #include "core/thread_registry.h"
 
 #define NP_EXPORT extern "C" __attribute__((visibility("default")))
@@ -25,6 +27,16 @@ inline ThreadState *hookThread() {
   return t;
 }
 
+// The first toucher's access to a private page: counted in the thread until
+// it moves to another page (PageEntry::owner_reads/owner_writes).
+inline void countPrivateAccess(ThreadState *t, PageEntry *e, bool is_write) {
+  if (__builtin_expect(t->private_page != e, 0)) {
+    if (t->private_page) flushThreadPrivateCounts(*t);
+    t->private_page = e;
+  }
+  ++t->private_counts[is_write];
+}
+
 // Counts one access of `size` bytes at `addr` (within one cache line).
 inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool is_write,
                             uintptr_t pc) {
@@ -35,16 +47,19 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
   if (__builtin_expect(owner == t->owner_tag, 1)) {
     // Private page: done. A shared page needs its sharing state updated.
     PageDetail *d = e->detail.load(std::memory_order_acquire);
-    if (__builtin_expect(d == nullptr, 1) || !d->shared.load(std::memory_order_relaxed)) return;
-    if (!is_write && bufferSharedRead(t->read_buffer, t->owner_tag, d, addr, false, pc)) return;
-    if (t->read_buffer.page == d) flushReadBuffer(t->read_buffer, t->owner_tag);
-    trackSharedAccess(t->owner_tag, d, addr, size, is_write, false, pc);
+    if (__builtin_expect(d == nullptr, 1) || !d->shared.load(std::memory_order_relaxed)) {
+      countPrivateAccess(t, e, is_write);
+      return;
+    }
+    countSharedAccess(t->page_cache, t->owner_tag, d, addr, size, is_write, false, pc);
     return;
   }
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
-        owner == t->owner_tag)
+        owner == t->owner_tag) {
+      countPrivateAccess(t, e, is_write);
       return;  // first touch: the page is predicted local to this thread
+    }
   }
   PageDetail *d = e->detail.load(std::memory_order_acquire);
   if (!d) {
@@ -64,12 +79,8 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
   }
   if (__builtin_expect(!d->shared.load(std::memory_order_relaxed), 0))
     d->shared.store(true, std::memory_order_relaxed);
-  if (!is_write && bufferSharedRead(t->read_buffer, t->owner_tag, d, addr, true, pc)) {
+  if (countSharedAccess(t->page_cache, t->owner_tag, d, addr, size, is_write, true, pc))
     ++t->remote_accesses;
-    return;
-  }
-  if (t->read_buffer.page == d) flushReadBuffer(t->read_buffer, t->owner_tag);
-  if (trackSharedAccess(t->owner_tag, d, addr, size, is_write, true, pc)) ++t->remote_accesses;
 }
 
 inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {

@@ -3,6 +3,7 @@
 #include "common/internal_alloc.h"
 #include "core/mapping_registry.h"
 #include "core/object_registry.h"
+#include "core/shared_page_cache.h"
 #include "core/thread_registry.h"
 
 #include <pthread.h>
@@ -15,11 +16,13 @@ void beforeFork() {
   threadRegistry().lockAll();
   mappingRegistry().lockAll();
   objectRegistry().lockAll();
+  sharedPageCacheLockAll();
   internalAllocLockAll();
 }
 
 void afterForkInParent() {
   internalAllocUnlockAll();
+  sharedPageCacheUnlockAll();
   objectRegistry().unlockAll();
   mappingRegistry().unlockAll();
   threadRegistry().unlockAll();

@@ -80,6 +80,7 @@ int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t e
   l->invalidations = l->invalidations_true = l->invalidations_false = 0;
   l->writes = 0;
   if (l->words) memset(l->words, 0, sizeof *l->words);
+  l->version.fetch_add(1, std::memory_order_release);  // threads' views are stale
   return int64_t(inv);
 }
 
@@ -144,7 +145,9 @@ void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
 // Empties a page's detail for the next object at these addresses. The record
 // itself stays (threads may still point at it).
 void resetDetail(PageDetail *d) {
+  d->generation.fetch_add(1, std::memory_order_acq_rel);  // drops threads' buffered counts
   d->shared.store(false, std::memory_order_relaxed);
+  d->written_while_shared.store(false, std::memory_order_relaxed);
   for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
   for (std::atomic<LineShare *> &slot : d->lines) {
     LineShare *l = slot.load(std::memory_order_acquire);
@@ -154,6 +157,7 @@ void resetDetail(PageDetail *d) {
     l->writes = l->invalidations = l->invalidations_true = l->invalidations_false = 0;
     if (l->words) memset(l->words, 0, sizeof *l->words);
     for (LineSiteCount &site : l->sites) site = LineSiteCount();
+    l->version.fetch_add(1, std::memory_order_release);
   }
   SpinLockGuard guard(d->threads_lock);
   for (PageThreadUse &u : d->threads) {
@@ -221,6 +225,8 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     if (forget_pages && whole_page) {
       e->owner.store(0, std::memory_order_relaxed);
       e->early_remote.store(0, std::memory_order_relaxed);
+      e->owner_reads.store(0, std::memory_order_relaxed);
+      e->owner_writes.store(0, std::memory_order_relaxed);
       if (d) resetDetail(d);
     }
   }

@@ -54,6 +54,10 @@ struct LineSiteCount {
 // page is shared, and then kept for every access (under `lock`).
 struct LineShare {
   SpinLock lock;
+  // Bumped (under `lock`) whenever holders, invalidations or word detail
+  // change, so a thread can tell that what it saw last is still true
+  // without taking the lock (shared_page_cache.h).
+  std::atomic<uint32_t> version{0};
   uint32_t holder_count = 0;  // threads holding a copy since the last write
   uint32_t holder_capacity = 0;
   uint32_t *holders = nullptr;  // owner tags; inline_holders or internal memory
@@ -94,6 +98,12 @@ struct PageDetail {
   // Another thread uses the page since the last reset; while false the first
   // toucher's accesses take the fast path.
   std::atomic<bool> shared{false};
+  // A thread wrote the page while it was shared: from then on its lines
+  // track copy holders.
+  std::atomic<bool> written_while_shared{false};
+  // Bumped when the page is reset for the next object, so counts a thread
+  // still buffers for the old object are dropped, not misattributed.
+  std::atomic<uint32_t> generation{0};
   std::atomic<uint64_t> line_remote[kLinesPerPage];
   std::atomic<LineShare *> lines[kLinesPerPage];
   PageThreadUse threads[kInlinePageThreads];
@@ -111,8 +121,13 @@ struct PageEntry {
   // NUMAPERF_PAGE_DETAIL_THRESHOLD); attributed by bytes at fold time.
   std::atomic<uint32_t> early_remote;
   std::atomic<PageDetail *> detail;
+  // The first toucher's own reads and writes while the page was private
+  // (its accesses to a shared page count in PageDetail instead). Added from
+  // a per-thread buffer when the thread moves to another page.
+  std::atomic<uint64_t> owner_reads;
+  std::atomic<uint64_t> owner_writes;
 };
-static_assert(sizeof(PageEntry) == 16, "page entries are indexed by shift");
+static_assert(sizeof(PageEntry) == 32, "page entries are indexed by shift");
 
 class ShadowMemory {
  public:

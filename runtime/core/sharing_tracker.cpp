@@ -1,5 +1,7 @@
 #include "core/sharing_tracker.h"
 
+#include "core/shared_page_cache.h"
+
 #include "common/internal_alloc.h"
 
 #include <algorithm>
@@ -78,17 +80,17 @@ void countSite(PageDetail *d, uintptr_t pc, uint64_t n = 1) {
 
 // Keeps the two instructions seen most on a contended line (space-saving:
 // a newcomer replaces the weaker entry and inherits its count).
-void countLineSite(LineShare &l, uintptr_t pc) {
+void countLineSite(LineShare &l, uintptr_t pc, uint64_t n = 1) {
   LineSiteCount *weakest = &l.sites[0];
   for (LineSiteCount &s : l.sites) {
     if (s.pc == pc) {
-      ++s.count;
+      s.count += n;
       return;
     }
     if (s.count < weakest->count) weakest = &s;
   }
   weakest->pc = pc;
-  ++weakest->count;
+  weakest->count += n;
 }
 
 bool holds(const LineShare &l, uint32_t tag) {
@@ -97,12 +99,13 @@ bool holds(const LineShare &l, uint32_t tag) {
   return false;
 }
 
-void addHolder(LineShare &l, uint32_t tag) {
-  if (holds(l, tag)) return;
+// Returns whether `tag` was added (false: it held a copy already).
+bool addHolder(LineShare &l, uint32_t tag) {
+  if (holds(l, tag)) return false;
   if (l.holder_count == l.holder_capacity) {
     uint32_t capacity = l.holder_capacity * 2;
     auto *bigger = static_cast<uint32_t *>(internalAlloc(capacity * sizeof(uint32_t)));
-    if (!bigger) return;  // copy count saturates; invalidations undercount
+    if (!bigger) return false;  // copy count saturates; invalidations undercount
     memcpy(bigger, l.holders, l.holder_count * sizeof(uint32_t));
     if (l.holders != l.inline_holders)
       internalFree(l.holders, l.holder_capacity * sizeof(uint32_t));
@@ -110,6 +113,7 @@ void addHolder(LineShare &l, uint32_t tag) {
     l.holder_capacity = capacity;
   }
   l.holders[l.holder_count++] = tag;
+  return true;
 }
 
 LineShare *newLineShare() {
@@ -146,68 +150,104 @@ bool othersUseWords(const WordDetail &w, unsigned first, unsigned last, uint32_t
   return false;
 }
 
-void noteWords(WordDetail &w, unsigned first, unsigned last, uint32_t tag, bool is_write) {
+// Returns whether anything changed.
+bool noteWords(WordDetail &w, unsigned first, unsigned last, uint32_t tag, bool is_write) {
+  bool changed = false;
   for (unsigned i = first; i <= last; ++i) {
-    if (w.first_tag[i] == 0)
+    if (w.first_tag[i] == 0) {
       w.first_tag[i] = tag;
-    else if (w.first_tag[i] != tag && w.other_tag[i] == 0)
+      changed = true;
+    } else if (w.first_tag[i] != tag && w.other_tag[i] == 0) {
       w.other_tag[i] = tag;
-    if (is_write) w.written[i] = 1;
+      changed = true;
+    }
+    if (is_write && !w.written[i]) {
+      w.written[i] = 1;
+      changed = true;
+    }
   }
+  return changed;
+}
+
+uint16_t wordMask(unsigned first, unsigned last) {
+  return uint16_t(((2u << last) - 1) & ~((1u << first) - 1));
+}
+
+// Records in the thread's slot what the line looks like to `tag` now
+// (called under the line's lock).
+void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_t tag) {
+  uint64_t bit = uint64_t(1) << index;
+  s.line_version[index] = l.version.load(std::memory_order_relaxed);
+  s.known_lines |= bit;
+  bool held = holds(l, tag);
+  s.holds_copy = held ? s.holds_copy | bit : s.holds_copy & ~bit;
+  bool sole = held && l.holder_count == 1;
+  s.sole_holder = sole ? s.sole_holder | bit : s.sole_holder & ~bit;
+  s.contended = l.invalidations ? s.contended | bit : s.contended & ~bit;
+  uint16_t noted = 0, written = 0;
+  if (l.words) {
+    for (unsigned i = 0; i < kWordsPerLine; ++i) {
+      const WordDetail &w = *l.words;
+      // A word noting this thread, or already noting two others, is not
+      // changed by another access of this thread.
+      if (w.first_tag[i] == tag || w.other_tag[i] == tag || (w.first_tag[i] && w.other_tag[i]))
+        noted |= uint16_t(1u << i);
+      if (w.written[i]) written |= uint16_t(1u << i);
+    }
+    written &= noted;
+  }
+  s.has_words = l.words ? s.has_words | bit : s.has_words & ~bit;
+  s.noted_words[index] = noted;
+  s.written_words[index] = written;
+}
+
+// The exact copy model for one access to a tracked line. Returns whether the
+// access counts as remote; records the line's site for misses and
+// invalidating writes. With a slot, refreshes the thread's view of the line.
+bool lineAccess(LineShare &line, uint32_t tag, uintptr_t addr, uint32_t size, bool is_write,
+                bool is_remote, uintptr_t pc, SharedPageSlot *slot, unsigned index) {
+  SpinLockGuard guard(line.lock);
+  bool counted_remote = is_remote;
+  // On a contended line (one that has lost copies to writes) a re-read of a
+  // still-valid copy is a cache hit, not remote traffic.
+  if (is_remote && line.invalidations > 0 && holds(line, tag)) counted_remote = false;
+  unsigned first, last;
+  wordRange(addr, size, &first, &last);
+  bool invalidated = false, changed = false;
+  if (is_write) {
+    bool held = holds(line, tag);
+    uint32_t copies = line.holder_count - (held ? 1 : 0);
+    if (copies) {
+      invalidated = true;
+      line.invalidations += copies;
+      if (line.words) {
+        if (othersUseWords(*line.words, first, last, tag))
+          line.invalidations_true += copies;
+        else
+          line.invalidations_false += copies;
+      }
+    }
+    changed = copies != 0 || !held;
+    line.holder_count = 0;
+    addHolder(line, tag);
+    if (++line.writes >= g_word_detail_writes.load(std::memory_order_relaxed) && !line.words) {
+      line.words = internalNew<WordDetail>();
+      changed = true;
+    }
+  } else {
+    changed = addHolder(line, tag);
+  }
+  if (line.words && noteWords(*line.words, first, last, tag, is_write)) changed = true;
+  if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
+  if (changed) line.version.fetch_add(1, std::memory_order_release);
+  if (slot) rememberLine(*slot, index, line, tag);
+  return counted_remote;
 }
 
 }  // namespace
 
 void setWordDetailThreshold(uint32_t writes) {
   g_word_detail_writes.store(writes, std::memory_order_relaxed);
-}
-
-void flushReadBuffer(PageReadBuffer &b, uint32_t tag) {
-  PageDetail *d = b.page;
-  if (!d) return;
-  if (b.reads) {
-    PageThreadUse *use = findUse(d, tag);
-    if (!use) use = addUse(d, tag);
-    if (use) use->accesses.fetch_add(b.reads, std::memory_order_relaxed);
-    d->reads.fetch_add(b.reads, std::memory_order_relaxed);
-    d->reads_since_write.fetch_add(b.reads, std::memory_order_relaxed);
-  }
-  for (uint64_t lines = b.remote_lines; lines; lines &= lines - 1) {
-    unsigned i = unsigned(__builtin_ctzll(lines));
-    d->line_remote[i].fetch_add(b.line_remote[i], std::memory_order_relaxed);
-    b.line_remote[i] = 0;
-  }
-  if (b.pc_count) countSite(d, b.pc, b.pc_count);
-  b.page = nullptr;
-  b.reads = 0;
-  b.remote_lines = 0;
-  b.pc = 0;
-  b.pc_count = 0;
-}
-
-bool bufferSharedRead(PageReadBuffer &b, uint32_t tag, PageDetail *d, uintptr_t addr,
-                      bool is_remote, uintptr_t pc) {
-  if (d->writes.load(std::memory_order_relaxed) != 0) {
-    if (b.page == d) flushReadBuffer(b, tag);
-    return false;
-  }
-  if (b.page != d) {
-    flushReadBuffer(b, tag);
-    b.page = d;
-  }
-  ++b.reads;
-  if (is_remote) {
-    unsigned line = unsigned((addr >> kLineShift) % kLinesPerPage);
-    ++b.line_remote[line];
-    b.remote_lines |= uint64_t(1) << line;
-    if (pc && pc != b.pc) {
-      if (b.pc_count) countSite(d, b.pc, b.pc_count);
-      b.pc = pc;
-      b.pc_count = 0;
-    }
-    if (pc) ++b.pc_count;
-  }
-  return true;
 }
 
 uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag) {
@@ -226,6 +266,8 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
 
   if (is_write) {
     d->writes.fetch_add(1, std::memory_order_relaxed);
+    if (!d->written_while_shared.load(std::memory_order_relaxed))
+      d->written_while_shared.store(true, std::memory_order_relaxed);
     if (d->reads_since_write.load(std::memory_order_relaxed) != 0)
       d->reads_since_write.store(0, std::memory_order_relaxed);
   } else {
@@ -237,44 +279,214 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
   // Lines of pages never written while shared need no copy tracking: without
   // a write nothing is invalidated. Once the page sees writes, readers are
   // tracked too, so a later write counts their copies.
-  bool track_line = is_write || d->writes.load(std::memory_order_relaxed) != 0;
+  bool track_line = d->written_while_shared.load(std::memory_order_relaxed);
   LineShare *line = track_line ? lineFor(d, index, true) : nullptr;
-  bool invalidated = false;
-  bool counted_remote = is_remote;
-  if (line) {
-    SpinLockGuard guard(line->lock);
-    // On a contended line (one that has lost copies to writes) a re-read of a
-    // still-valid copy is a cache hit, not remote traffic.
-    if (is_remote && line->invalidations > 0 && holds(*line, tag)) counted_remote = false;
-    unsigned first, last;
-    wordRange(addr, size, &first, &last);
-    if (is_write) {
-      uint32_t copies = line->holder_count - (holds(*line, tag) ? 1 : 0);
-      if (copies) {
-        invalidated = true;
-        line->invalidations += copies;
-        if (line->words) {
-          if (othersUseWords(*line->words, first, last, tag))
-            line->invalidations_true += copies;
-          else
-            line->invalidations_false += copies;
-        }
-      }
-      line->holder_count = 0;
-      addHolder(*line, tag);
-      if (++line->writes >= g_word_detail_writes.load(std::memory_order_relaxed) &&
-          !line->words)
-        line->words = internalNew<WordDetail>();
-    } else {
-      addHolder(*line, tag);
-    }
-    if (line->words) noteWords(*line->words, first, last, tag, is_write);
-    if ((counted_remote || invalidated) && pc) countLineSite(*line, pc);
-  }
-  if (counted_remote)
-    d->line_remote[index].fetch_add(1, std::memory_order_relaxed);
+  bool counted_remote =
+      line ? lineAccess(*line, tag, addr, size, is_write, is_remote, pc, nullptr, index)
+           : is_remote;
+  if (counted_remote) d->line_remote[index].fetch_add(1, std::memory_order_relaxed);
   if (!line && counted_remote && pc) countSite(d, pc);
   return counted_remote;
+}
+
+// ---- Through the thread's cache (shared_page_cache.h) ----
+
+namespace {
+
+void bufferSite(SharedPageSlot &s, uintptr_t pc, unsigned line) {
+  BufferedSite *victim = &s.sites[0];
+  for (BufferedSite &b : s.sites) {
+    if (b.pc == pc && b.line == line) {
+      ++b.count;
+      return;
+    }
+    if (b.count < victim->count) victim = &b;
+  }
+  if (victim->count) {
+    // Evict the weakest entry to the page now.
+    BufferedSite old = *victim;
+    *victim = BufferedSite{pc, line, 1};
+    LineShare *l = s.page->lines[old.line].load(std::memory_order_acquire);
+    if (l) {
+      SpinLockGuard guard(l->lock);
+      countLineSite(*l, old.pc, old.count);
+    } else {
+      countSite(s.page, old.pc, old.count);
+    }
+    return;
+  }
+  *victim = BufferedSite{pc, line, 1};
+}
+
+void flushSlot(SharedPageSlot &s, uint32_t tag) {
+  PageDetail *d = s.page;
+  if (!d) return;
+  if (d->generation.load(std::memory_order_acquire) == s.generation) {
+    if (uint64_t n = s.reads + s.writes) {
+      PageThreadUse *use = findUse(d, tag);
+      if (!use) use = addUse(d, tag);
+      if (use) use->accesses.fetch_add(n, std::memory_order_relaxed);
+    }
+    if (s.reads) d->reads.fetch_add(s.reads, std::memory_order_relaxed);
+    if (s.writes) {
+      d->writes.fetch_add(s.writes, std::memory_order_relaxed);
+      // Order within the buffer is known only for this thread's own
+      // accesses: reads after its last write count as reads since a write.
+      d->reads_since_write.store(s.reads_after_own_write, std::memory_order_relaxed);
+    } else if (s.reads) {
+      d->reads_since_write.fetch_add(s.reads, std::memory_order_relaxed);
+    }
+    for (uint64_t lines = s.remote_lines; lines; lines &= lines - 1) {
+      unsigned i = unsigned(__builtin_ctzll(lines));
+      d->line_remote[i].fetch_add(s.line_remote[i], std::memory_order_relaxed);
+    }
+    for (BufferedSite &b : s.sites) {
+      if (!b.count) continue;
+      if (LineShare *l = d->lines[b.line].load(std::memory_order_acquire)) {
+        SpinLockGuard guard(l->lock);
+        countLineSite(*l, b.pc, b.count);
+      } else {
+        countSite(d, b.pc, b.count);
+      }
+    }
+  }
+  s = SharedPageSlot();
+}
+
+// Slot arrays of exited threads, reused by new ones. They are never given
+// back to the system, so the report can flush a running thread's cache
+// without racing with its exit (thread churn costs no more memory than the
+// most threads alive at once).
+struct SlotPool {
+  SpinLock lock;
+  struct Free {
+    Free *next;
+  } *head = nullptr;
+};
+SlotPool g_slot_pool;
+
+SharedPageSlot *takeSlots() {
+  void *mem = nullptr;
+  {
+    SpinLockGuard guard(g_slot_pool.lock);
+    if (SlotPool::Free *f = g_slot_pool.head) {
+      g_slot_pool.head = f->next;
+      mem = f;
+    }
+  }
+  if (!mem) mem = internalAlloc(sizeof(SharedPageSlot) * kSharedPageSlots);
+  if (!mem) return nullptr;
+  auto *slots = static_cast<SharedPageSlot *>(mem);
+  for (unsigned i = 0; i < kSharedPageSlots; ++i) new (&slots[i]) SharedPageSlot();
+  return slots;
+}
+
+void giveBackSlots(SharedPageSlot *slots) {
+  auto *f = reinterpret_cast<SlotPool::Free *>(slots);
+  SpinLockGuard guard(g_slot_pool.lock);
+  f->next = g_slot_pool.head;
+  g_slot_pool.head = f;
+}
+
+SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
+  if (__builtin_expect(c.slots == nullptr, 0)) {
+    c.slots = takeSlots();
+    if (!c.slots) return nullptr;
+  }
+  SharedPageSlot *s = &c.slots[c.last];
+  if (s->page != d) {
+    s = nullptr;
+    for (unsigned i = 0; i < kSharedPageSlots; ++i) {
+      if (c.slots[i].page == d) {
+        c.last = i;
+        s = &c.slots[i];
+        break;
+      }
+    }
+    if (!s) {
+      c.last = c.next_victim;
+      c.next_victim = (c.next_victim + 1) % kSharedPageSlots;
+      s = &c.slots[c.last];
+      flushSlot(*s, tag);
+      s->page = d;
+      s->generation = d->generation.load(std::memory_order_acquire);
+      return s;
+    }
+  }
+  if (__builtin_expect(s->generation != d->generation.load(std::memory_order_acquire), 0)) {
+    // The page was reset for a new object since: what the slot holds is stale.
+    *s = SharedPageSlot();
+    s->page = d;
+    s->generation = d->generation.load(std::memory_order_acquire);
+  }
+  return s;
+}
+
+}  // namespace
+
+bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
+                       uint32_t size, bool is_write, bool is_remote, uintptr_t pc) {
+  SharedPageSlot *s = slotFor(cache, tag, d);
+  if (__builtin_expect(s == nullptr, 0))
+    return trackSharedAccess(tag, d, addr, size, is_write, is_remote, pc);
+  if (is_write) {
+    ++s->writes;
+    s->reads_after_own_write = 0;
+    if (!d->written_while_shared.load(std::memory_order_relaxed))
+      d->written_while_shared.store(true, std::memory_order_relaxed);
+  } else {
+    ++s->reads;
+    ++s->reads_after_own_write;
+  }
+  unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
+  uint64_t bit = uint64_t(1) << index;
+  bool counted_remote = is_remote;
+  bool site_recorded = false;
+  if (d->written_while_shared.load(std::memory_order_relaxed)) {
+    LineShare *line = d->lines[index].load(std::memory_order_acquire);
+    bool fast = false;
+    if (line && (s->known_lines & bit) &&
+        line->version.load(std::memory_order_acquire) == s->line_version[index]) {
+      unsigned first, last;
+      wordRange(addr, size, &first, &last);
+      uint16_t words = wordMask(first, last);
+      if (is_write)
+        fast = (s->sole_holder & bit) && (s->has_words & bit) &&
+               (words & ~s->written_words[index]) == 0;
+      else
+        fast = (s->holds_copy & bit) &&
+               (!(s->has_words & bit) || (words & ~s->noted_words[index]) == 0);
+      // Nothing in the line changes: only the remote rule applies.
+      if (fast && is_remote && (s->contended & bit)) counted_remote = false;
+    }
+    if (!fast) {
+      if (!line) line = lineFor(d, index, true);
+      if (line) {
+        counted_remote = lineAccess(*line, tag, addr, size, is_write, is_remote, pc, s, index);
+        site_recorded = true;
+      }
+    }
+  }
+  if (counted_remote) {
+    ++s->line_remote[index];
+    s->remote_lines |= bit;
+    if (pc && !site_recorded) bufferSite(*s, pc, index);
+  }
+  return counted_remote;
+}
+
+void sharedPageCacheLockAll() { g_slot_pool.lock.lock(); }
+void sharedPageCacheUnlockAll() { g_slot_pool.lock.unlock(); }
+
+void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release) {
+  if (!cache.slots) return;
+  for (unsigned i = 0; i < kSharedPageSlots; ++i) flushSlot(cache.slots[i], tag);
+  if (release) {
+    SharedPageSlot *slots = cache.slots;
+    cache.slots = nullptr;
+    giveBackSlots(slots);
+    cache.last = cache.next_victim = 0;
+  }
 }
 
 }  // namespace numaperf

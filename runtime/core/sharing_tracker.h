@@ -15,7 +15,9 @@ namespace numaperf {
 // Writes to a shared line after which word-level detail starts.
 void setWordDetailThreshold(uint32_t writes);
 
-// Records one access to a shared page. `is_remote`: the thread is not the
+// Records one access to a shared page, updating the page's counters at once
+// (the hooks go through the thread's cache instead: shared_page_cache.h).
+// `is_remote`: the thread is not the
 // page's first toucher. Returns whether the access counts as a predicted
 // remote access: every remote access does (as in NumaPerf, data is assumed
 // not to stay cached), except on contended lines (lines whose copies writes
@@ -24,26 +26,6 @@ void setWordDetailThreshold(uint32_t writes);
 // the copies that writes destroy are counted as invalidations.
 bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
                        bool is_write, bool is_remote, uintptr_t pc);
-
-// Per-thread buffer for reads of a shared page nobody has written since it
-// became shared (read-mostly data: tables, inputs): its counts stay in the
-// thread until it moves to another page, so streaming over a shared array
-// touches no shared counter per access. A write to the page flushes it first.
-struct PageReadBuffer {
-  PageDetail *page = nullptr;
-  uint64_t reads = 0;
-  uint32_t line_remote[kLinesPerPage] = {};
-  uint64_t remote_lines = 0;  // bit i: line_remote[i] != 0
-  uintptr_t pc = 0;
-  uint64_t pc_count = 0;
-};
-
-// Buffers a read of `d` when it may be; false when the read needs the full
-// path (the page has been written while shared).
-bool bufferSharedRead(PageReadBuffer &b, uint32_t tag, PageDetail *d, uintptr_t addr,
-                      bool is_remote, uintptr_t pc);
-// Adds the buffered counts to their page and empties the buffer.
-void flushReadBuffer(PageReadBuffer &b, uint32_t tag);
 
 // Accesses of `tag` to the page recorded so far (0 if none).
 uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag);

@@ -16,6 +16,25 @@ uint64_t monotonicNanos() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
+void flushThreadPrivateCounts(ThreadState &t) {
+  if (PageEntry *e = t.private_page) {
+    // Only the owner adds to these counts: a plain read-modify-write will do.
+    if (t.private_counts[0])
+      e->owner_reads.store(e->owner_reads.load(std::memory_order_relaxed) + t.private_counts[0],
+                           std::memory_order_relaxed);
+    if (t.private_counts[1])
+      e->owner_writes.store(e->owner_writes.load(std::memory_order_relaxed) + t.private_counts[1],
+                            std::memory_order_relaxed);
+    t.private_page = nullptr;
+    t.private_counts[0] = t.private_counts[1] = 0;
+  }
+}
+
+void flushThreadCounts(ThreadState &t, bool release) {
+  flushThreadPrivateCounts(t);
+  flushSharedPageCache(t.page_cache, t.owner_tag, release);
+}
+
 ThreadRegistry &threadRegistry() {
   static ThreadRegistry *registry = internalNew<ThreadRegistry>();
   return *registry;
@@ -87,7 +106,7 @@ void ThreadRegistry::markOtherThreadsExited() {
 
 void ThreadRegistry::markCurrentThreadExited() {
   if (!tls_self_) return;
-  flushReadBuffer(tls_self_->read_buffer, tls_self_->owner_tag);
+  flushThreadCounts(*tls_self_, true);
   tls_self_->end_ns.store(monotonicNanos(), std::memory_order_release);
 }
 

@@ -9,7 +9,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
-#include "core/sharing_tracker.h"
+#include "core/shared_page_cache.h"
 
 namespace numaperf {
 
@@ -25,7 +25,11 @@ struct ThreadState {
   // others: plain counters keep the hot path free of atomics.
   uint64_t accesses = 0;
   uint64_t remote_accesses = 0;
-  PageReadBuffer read_buffer;  // see sharing_tracker.h
+  SharedPageCache page_cache;  // counts for shared pages (shared_page_cache.h)
+  // Counts for the private page the thread touched last (PageEntry::
+  // owner_reads/owner_writes), added to the page when the thread moves on.
+  PageEntry *private_page = nullptr;
+  uint64_t private_counts[2] = {0, 0};  // [0] reads, [1] writes
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
   uint64_t trylock_failures = 0;  // program's own trylock calls that failed
@@ -82,5 +86,10 @@ class ThreadRegistry {
 
 ThreadRegistry &threadRegistry();
 uint64_t monotonicNanos();
+
+// Adds the thread's buffered counts (private page, shared-page cache) to
+// shadow memory. `release`: the thread is exiting, free its cache.
+void flushThreadCounts(ThreadState &t, bool release = false);
+void flushThreadPrivateCounts(ThreadState &t);
 
 }  // namespace numaperf

@@ -25,9 +25,9 @@ StackRecord *captureAllocationSite(size_t size) {
   return site;
 }
 
-// The retiring thread's own buffered reads belong to what it retires.
+// The retiring thread's own buffered counts belong to what it retires.
 void flushOwnReads() {
-  if (ThreadState *t = ThreadRegistry::current()) flushReadBuffer(t->read_buffer, t->owner_tag);
+  if (ThreadState *t = ThreadRegistry::current()) flushThreadCounts(*t);
 }
 
 }  // namespace

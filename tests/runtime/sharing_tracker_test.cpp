@@ -1,5 +1,6 @@
 #include "core/object_fold.h"
 #include "core/shadow_memory.h"
+#include "core/shared_page_cache.h"
 #include "core/sharing_tracker.h"
 
 #include <gtest/gtest.h>
@@ -147,26 +148,93 @@ TEST_F(SharingTest, OnContendedLinesOnlyMissesCountAsRemote) {
   EXPECT_EQ(reads, 7);
 }
 
-TEST_F(SharingTest, BufferedReadsReachThePageWhenFlushed) {
-  PageReadBuffer buffer;
+TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
+  SharedPageCache cache;
   for (int i = 0; i < 10; ++i)
-    EXPECT_TRUE(bufferSharedRead(buffer, 2, detail, base + 64 * (i % 3), true, 0x42));
+    EXPECT_TRUE(countSharedAccess(cache, 2, detail, base + 64 * (i % 3), 8, false, true, 0x42));
   EXPECT_EQ(detail->reads.load(), 0u);  // still in the thread
-  // Moving to another page flushes the first one.
-  PageDetail *other = shadowMemory().detailFor(shadowMemory().entryFor(base + kPageSize));
-  EXPECT_TRUE(bufferSharedRead(buffer, 2, other, base + kPageSize, false, 0));
+  flushSharedPageCache(cache, 2);
   EXPECT_EQ(detail->reads.load(), 10u);
   EXPECT_EQ(pageThreadAccesses(*detail, 2), 10u);
   EXPECT_EQ(detail->line_remote[0].load() + detail->line_remote[1].load() +
                 detail->line_remote[2].load(),
             10u);
-  // A page written while shared is never buffered.
-  trackSharedAccess(1, detail, base, 8, true, false, 0);
-  EXPECT_FALSE(bufferSharedRead(buffer, 2, detail, base, true, 0));
-  flushReadBuffer(buffer, 2);
-  EXPECT_EQ(other->reads.load(), 1u);
   ObjectProfile p = fold(base, base + kPageSize);
   EXPECT_EQ(p.remote, 10u);
   EXPECT_EQ(p.sites[0].pc, 0x42u);
   EXPECT_EQ(p.sites[0].count, 10u);
+  flushSharedPageCache(cache, 2, true);
+}
+
+TEST_F(SharingTest, CountsBufferedForAResetPageAreDropped) {
+  SharedPageCache cache;
+  for (int i = 0; i < 5; ++i) countSharedAccess(cache, 2, detail, base, 8, false, true, 0);
+  fold(base, base + kPageSize);  // the object goes away; the page is reset
+  flushSharedPageCache(cache, 2, true);
+  EXPECT_EQ(detail->reads.load(), 0u);
+  EXPECT_EQ(pageThreadAccesses(*detail, 2), 0u);
+}
+
+// The cache is an optimisation only: for any interleaving of accesses by
+// several threads it must decide every access as the exact path does, and
+// leave the same counts once flushed.
+TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
+  struct Access {
+    uint32_t tag;
+    uintptr_t offset;
+    uint32_t size;
+    bool write;
+  };
+  std::vector<Access> trace;
+  uint64_t seed = 12345;
+  auto next = [&seed](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  for (int i = 0; i < 20000; ++i) {
+    uint32_t tag = uint32_t(1 + next(4));
+    // Two pages; a few hot lines, with a run of accesses by one thread now
+    // and then (the case the cache exists for).
+    uintptr_t offset = next(2) * kPageSize + next(6) * kLineSize + 4 * next(16);
+    uint32_t sizes[] = {1, 4, 8};
+    uint32_t size = sizes[next(3)];
+    if ((offset & (kLineSize - 1)) + size > kLineSize) size = 4;
+    bool write = next(4) == 0;
+    int run = next(10) == 0 ? int(next(30)) : 1;
+    for (int r = 0; r < run; ++r) trace.push_back({tag, offset, size, write && r == 0});
+  }
+  // Each run on its own fresh pages (reset lines keep their word tables).
+  auto detailOf = [&](uintptr_t at) {
+    return shadowMemory().detailFor(shadowMemory().entryFor(at));
+  };
+  std::vector<bool> exact, cached;
+  for (const Access &a : trace)
+    exact.push_back(trackSharedAccess(a.tag, detailOf(base + a.offset), base + a.offset, a.size,
+                                      a.write, a.tag != 1, 0x10 + a.tag));
+  ObjectProfile want = fold(base, base + 2 * kPageSize);
+
+  const uintptr_t other = base + 2 * kPageSize;
+  SharedPageCache caches[5];
+  for (const Access &a : trace)
+    cached.push_back(countSharedAccess(caches[a.tag], a.tag, detailOf(other + a.offset),
+                                       other + a.offset, a.size, a.write, a.tag != 1,
+                                       0x10 + a.tag));
+  for (uint32_t tag = 1; tag <= 4; ++tag) flushSharedPageCache(caches[tag], tag, true);
+  ObjectProfile got = fold(other, other + 2 * kPageSize);
+
+  ASSERT_EQ(exact.size(), cached.size());
+  for (size_t i = 0; i < exact.size(); ++i) ASSERT_EQ(exact[i], cached[i]) << "access " << i;
+  EXPECT_EQ(got.remote, want.remote);
+  EXPECT_GT(want.invalidations, 0u);
+  EXPECT_EQ(got.invalidations, want.invalidations);
+  EXPECT_EQ(got.invalidations_true, want.invalidations_true);
+  EXPECT_EQ(got.invalidations_false, want.invalidations_false);
+  EXPECT_EQ(got.shared_reads, want.shared_reads);
+  EXPECT_EQ(got.shared_writes, want.shared_writes);
+  EXPECT_EQ(got.shared_pages, want.shared_pages);
+  EXPECT_EQ(got.max_threads_per_page, want.max_threads_per_page);
+  uint64_t want_sites = 0, got_sites = 0;
+  for (const SiteCount &s : want.sites) want_sites += s.count;
+  for (const SiteCount &s : got.sites) got_sites += s.count;
+  EXPECT_EQ(got_sites, want_sites);
 }

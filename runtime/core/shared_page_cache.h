@@ -1,0 +1,80 @@
+// Per-thread cache of the shared pages a thread is working on.
+//
+// Without it every access to a page that several threads use would update
+// counters in the page's PageDetail (the thread's access count, reads,
+// writes, remote counts per line, sites): atomics on cache lines that all
+// those threads write, so the profiler itself would create the sharing it
+// measures. Instead a thread counts in its own slot for the page and adds the
+// totals to the page when the slot is evicted, when the thread frees memory
+// or exits, and at report time.
+//
+// The slot also remembers, per cache line, what the thread last saw of the
+// line's sharing state (LineShare::version): whether it holds a valid copy,
+// holds the only copy, which of its words are already noted in the line's
+// word detail. An access that would change nothing in that state (a re-read
+// of a valid copy, a write to a line only this thread holds) skips the line
+// lock entirely; any other thread's state change bumps the version and sends
+// the next access down the exact path (sharing_tracker.cpp).
+#pragma once
+
+#include "core/shadow_memory.h"
+
+#include <cstdint>
+
+namespace numaperf {
+
+// Sites behind buffered remote accesses, by instruction and line.
+struct BufferedSite {
+  uintptr_t pc = 0;
+  uint32_t line = 0;
+  uint64_t count = 0;
+};
+
+constexpr unsigned kBufferedSites = 4;
+
+struct SharedPageSlot {
+  PageDetail *page = nullptr;
+  uint32_t generation = 0;  // PageDetail::generation when the slot was filled
+  uint64_t reads = 0;
+  uint64_t writes = 0;
+  uint64_t reads_after_own_write = 0;  // reads since this thread's last write
+  uint64_t remote_lines = 0;           // bit i: line_remote[i] != 0
+  uint32_t line_remote[kLinesPerPage] = {};
+  BufferedSite sites[kBufferedSites];
+  // Line state as of line_version[i], for the lines in `known_lines`.
+  uint64_t known_lines = 0;
+  uint64_t holds_copy = 0;   // the thread holds a valid copy
+  uint64_t sole_holder = 0;  // ... and nobody else does
+  uint64_t contended = 0;    // the line has lost copies to writes
+  uint64_t has_words = 0;    // the line keeps word detail
+  uint32_t line_version[kLinesPerPage] = {};
+  uint16_t noted_words[kLinesPerPage] = {};    // words whose use by this thread is noted
+  uint16_t written_words[kLinesPerPage] = {};  // ... and that are marked written
+};
+
+constexpr unsigned kSharedPageSlots = 8;
+
+struct SharedPageCache {
+  SharedPageSlot *slots = nullptr;  // kSharedPageSlots, allocated on first use
+  uint32_t last = 0;                // most recently used slot
+  uint32_t next_victim = 0;         // round-robin replacement
+};
+
+// Counts one access of `size` bytes (within one line) by thread `tag` to the
+// shared page `d`, through the thread's cache. `is_remote`: the thread is not
+// the page's first toucher. Returns whether the access counts as a predicted
+// remote access (see trackSharedAccess in sharing_tracker.h for the rule,
+// which this follows exactly).
+bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
+                       uint32_t size, bool is_write, bool is_remote, uintptr_t pc);
+
+// Adds every buffered count to its page. `release` also gives the slots back
+// for another thread (thread exit). Only the owning thread may call this,
+// except at report time (slots are never unmapped, so that race is benign).
+void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release = false);
+
+// Around fork: the pool of released slot arrays.
+void sharedPageCacheLockAll();
+void sharedPageCacheUnlockAll();
+
+}  // namespace numaperf
