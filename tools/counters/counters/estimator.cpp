@@ -115,7 +115,7 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
         auto it = pool_.find({static_cast<int>(i), k});
         double sumSq = r.sumSq + (it != pool_.end() ? it->second.sumSq : 0);
         double nu = r.dof + (it != pool_.end() ? it->second.dof : 0);
-        double rv;
+        double rv, drift = 0;
         if (unsampled <= 0) {
           rv = 0;  // counted the whole interval: no sampling error
           nu = std::max(nu, 1e9);
@@ -123,6 +123,10 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
           return;  // one slice and nothing pooled: no noise estimate
         } else {
           rv = sumSq / nu / r.n * unsampled;
+          // The ratio also drifts between phases: the unsampled slices may
+          // follow another one. Its size, from consecutive intervals.
+          if (it != pool_.end() && it->second.driftN > 0)
+            drift = it->second.driftSq / it->second.driftN / 2 * unsampled * unsampled;
         }
         double total = rv + rvK;
         // Compare widths, not variances: a few degrees of freedom cost.
@@ -133,7 +137,7 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
           bi = static_cast<int>(i);
           bk = k;
           br = r;
-          br.relVar = rv;
+          br.relVar = rv + drift;  // chosen on the sampling error, reported with the drift
           br.dof = nu;
           bx = r.r * xk;
           bnu = nuT;
@@ -170,10 +174,18 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
           zk = ser[ref[i]].z;
         }
         own = ratio(ser[i], zk);
+        Pool& p = pool_[{static_cast<int>(i), ref[i]}];
         if (own.ok && own.n >= 2) {
-          Pool& p = pool_[{static_cast<int>(i), ref[i]}];
           p.sumSq += own.sumSq;
           p.dof += own.n - 1;
+        }
+        if (own.ok && own.r > 0) {
+          if (p.lastR > 0) {
+            double d = (own.r - p.lastR) / (0.5 * (own.r + p.lastR));
+            p.driftSq += d * d;
+            p.driftN += 1;
+          }
+          p.lastR = own.r;
         }
       }
 

@@ -61,7 +61,8 @@ class Estimator {
 
  private:
   struct Pool {
-    double sumSq = 0, dof = 0;
+    double sumSq = 0, dof = 0;                 // relative slice residuals
+    double lastR = 0, driftSq = 0, driftN = 0;  // ratio changes between intervals
   };
   std::vector<std::string> events_;
   LinearSystem sys_;
