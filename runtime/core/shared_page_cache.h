@@ -23,14 +23,14 @@
 
 namespace numaperf {
 
-// Sites behind buffered remote accesses, by instruction and line.
+// Sites behind buffered remote accesses.
 struct BufferedSite {
   uintptr_t pc = 0;
-  uint32_t line = 0;
   uint64_t count = 0;
 };
 
-constexpr unsigned kBufferedSites = 4;
+constexpr unsigned kBufferedSiteBits = 3;  // a loop body reads a page from a few places
+constexpr unsigned kBufferedSites = 1u << kBufferedSiteBits;
 
 struct SharedPageSlot {
   PageDetail *page = nullptr;
@@ -52,12 +52,13 @@ struct SharedPageSlot {
   uint16_t written_words[kLinesPerPage] = {};  // ... and that are marked written
 };
 
-constexpr unsigned kSharedPageSlots = 8;
+// Enough for the pages a loop nest streams through at once (a 5-point
+// stencil over rows of several pages revisits a page after ~20 others).
+constexpr unsigned kSharedPageSlots = 32;
 
 struct SharedPageCache {
   SharedPageSlot *slots = nullptr;  // kSharedPageSlots, allocated on first use
-  uint32_t last = 0;                // most recently used slot
-  uint32_t next_victim = 0;         // round-robin replacement
+  uint8_t lru[kSharedPageSlots / 2] = {};  // per two-way set: the way to replace next
 };
 
 // Counts one access of `size` bytes (within one line) by thread `tag` to the

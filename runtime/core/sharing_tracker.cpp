@@ -293,29 +293,18 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
 
 namespace {
 
-void bufferSite(SharedPageSlot &s, uintptr_t pc, unsigned line) {
-  BufferedSite *victim = &s.sites[0];
-  for (BufferedSite &b : s.sites) {
-    if (b.pc == pc && b.line == line) {
-      ++b.count;
-      return;
-    }
-    if (b.count < victim->count) victim = &b;
+// Remote sites buffered in the slot go to the page's sites (not the line's:
+// the line lock is what the cache avoids).
+// Direct-mapped on the instruction: one compare per access; a colliding
+// site sends the old one's count to the page.
+void bufferSite(SharedPageSlot &s, uintptr_t pc) {
+  BufferedSite &b = s.sites[(pc * 0x9E3779B97F4A7C15ull) >> (64 - kBufferedSiteBits)];
+  if (__builtin_expect(b.pc != pc, 0)) {
+    if (b.count) countSite(s.page, b.pc, b.count);
+    b.pc = pc;
+    b.count = 0;
   }
-  if (victim->count) {
-    // Evict the weakest entry to the page now.
-    BufferedSite old = *victim;
-    *victim = BufferedSite{pc, line, 1};
-    LineShare *l = s.page->lines[old.line].load(std::memory_order_acquire);
-    if (l) {
-      SpinLockGuard guard(l->lock);
-      countLineSite(*l, old.pc, old.count);
-    } else {
-      countSite(s.page, old.pc, old.count);
-    }
-    return;
-  }
-  *victim = BufferedSite{pc, line, 1};
+  ++b.count;
 }
 
 void flushSlot(SharedPageSlot &s, uint32_t tag) {
@@ -340,15 +329,8 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
       unsigned i = unsigned(__builtin_ctzll(lines));
       d->line_remote[i].fetch_add(s.line_remote[i], std::memory_order_relaxed);
     }
-    for (BufferedSite &b : s.sites) {
-      if (!b.count) continue;
-      if (LineShare *l = d->lines[b.line].load(std::memory_order_acquire)) {
-        SpinLockGuard guard(l->lock);
-        countLineSite(*l, b.pc, b.count);
-      } else {
-        countSite(d, b.pc, b.count);
-      }
-    }
+    for (BufferedSite &b : s.sites)
+      if (b.count) countSite(d, b.pc, b.count);
   }
   s = SharedPageSlot();
 }
@@ -393,25 +375,24 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
     c.slots = takeSlots();
     if (!c.slots) return nullptr;
   }
-  SharedPageSlot *s = &c.slots[c.last];
-  if (s->page != d) {
-    s = nullptr;
-    for (unsigned i = 0; i < kSharedPageSlots; ++i) {
-      if (c.slots[i].page == d) {
-        c.last = i;
-        s = &c.slots[i];
-        break;
-      }
-    }
-    if (!s) {
-      c.last = c.next_victim;
-      c.next_victim = (c.next_victim + 1) % kSharedPageSlots;
-      s = &c.slots[c.last];
-      flushSlot(*s, tag);
-      s->page = d;
-      s->generation = d->generation.load(std::memory_order_acquire);
-      return s;
-    }
+  // Two-way set associative on the detail's address (details are 2 KiB
+  // blocks of the internal allocator, so neighbours land in different sets).
+  unsigned set = unsigned((reinterpret_cast<uintptr_t>(d) >> 11) % (kSharedPageSlots / 2));
+  SharedPageSlot *way = &c.slots[2 * set];
+  SharedPageSlot *s;
+  if (way[0].page == d) {
+    s = &way[0];
+    c.lru[set] = 1;  // way 1 is now the older
+  } else if (way[1].page == d) {
+    s = &way[1];
+    c.lru[set] = 0;
+  } else {
+    s = &way[c.lru[set]];
+    c.lru[set] ^= 1;
+    flushSlot(*s, tag);
+    s->page = d;
+    s->generation = d->generation.load(std::memory_order_acquire);
+    return s;
   }
   if (__builtin_expect(s->generation != d->generation.load(std::memory_order_acquire), 0)) {
     // The page was reset for a new object since: what the slot holds is stale.
@@ -470,7 +451,7 @@ bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uint
   if (counted_remote) {
     ++s->line_remote[index];
     s->remote_lines |= bit;
-    if (pc && !site_recorded) bufferSite(*s, pc, index);
+    if (pc && !site_recorded) bufferSite(*s, pc);
   }
   return counted_remote;
 }
@@ -485,7 +466,7 @@ void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release) {
     SharedPageSlot *slots = cache.slots;
     cache.slots = nullptr;
     giveBackSlots(slots);
-    cache.last = cache.next_victim = 0;
+    for (uint8_t &bit : cache.lru) bit = 0;
   }
 }
 
