@@ -1,10 +1,12 @@
 #include "analysis/report_builder.h"
 
+#include "analysis/bandwidth_signature.h"
 #include "analysis/issue_classifier.h"
 #include "analysis/site_aggregation.h"
 #include "analysis/thread_analysis.h"
 #include "common/log.h"
 #include "core/mapping_registry.h"
+#include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
@@ -114,10 +116,16 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   context.true_sharing_threshold = config.true_sharing_threshold;
   context.symbolizer = &symbolizer;
   uint64_t attributed = 0;
-  for (ObjectTotals &t : collectObjectTotals(symbolizer, 4 * config.stack_depth)) {
+  std::vector<ObjectTotals> objects = collectObjectTotals(symbolizer, 4 * config.stack_depth);
+  for (ObjectTotals &t : objects) {
     attributed += t.profile.remote;
     classifyObject(t.object, t.profile, context, &profile.issues);
   }
+  profile.signature = buildBandwidthSignature(objects);
+  if (uint64_t dropped = droppedPolicyRanges())
+    profile.notes.push_back(std::to_string(dropped) +
+                            " memory-policy ranges were not recorded (registry full): the "
+                            "bandwidth signature may miss interleaved pages");
   rankIssues(&profile.issues);
   // Thread issues (migration, imbalance) follow the data issues; thresholds
   // NUMAPERF_MIGRATION_THRESHOLD / NUMAPERF_IMBALANCE_RATIO (docs/threads.md).

@@ -1,7 +1,10 @@
 #include "core/object_fold.h"
 
+#include "core/mempolicy_registry.h"
+#include "core/placement_signature.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
+#include "core/thread_registry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -185,10 +188,16 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
   const double sharing_share = g_sharing_share.load(std::memory_order_relaxed);
   const uintptr_t first_page = start & ~(kPageSize - 1);
   out->object_pages = (end - first_page + kPageSize - 1) >> kPageShift;
+  SignatureClassifier classifier(threadRegistry().threadCount());
+  const PolicyView policies(first_page, end);
   for (uintptr_t page = first_page; page < end; page += kPageSize) {
     PageEntry *e = shadow.entryFor(page);
     if (!e) break;
     bool whole_page = start <= page && page + kPageSize <= end;
+    const uint32_t owner = e->owner.load(std::memory_order_relaxed);
+    const bool page_state_here = contains(start, end, page + kPageSize / 2);
+    PageUse use;
+    use.owner_tag = owner;
     if (uint32_t early = e->early_remote.load(std::memory_order_relaxed)) {
       // Counted before the page had detail: shared out by bytes covered.
       uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
@@ -196,6 +205,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       while (share && !e->early_remote.compare_exchange_weak(early, early - std::min(share, early)))
         share = uint32_t(uint64_t(early) * covered / kPageSize);
       out->remote += share;
+      classifier.addEarlyRemote(owner, share);
     }
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
@@ -219,8 +229,21 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       out->remote += page_remote;
       if (double(page_invalidations) > sharing_share * double(page_remote))
         out->remote_in_sharing_pages += page_remote;
-      if (contains(start, end, page + kPageSize / 2))
+      if (page_state_here) {
+        forEachPageThread(*d, [&](uint32_t tag, uint64_t accesses) {
+          if (!accesses) return;
+          ++use.users;
+          (tag == owner ? use.toucher_shared : use.others_shared) += accesses;
+        });
+        uint64_t reads = out->shared_reads, writes = out->shared_writes;
         takePageState(d, uint32_t((page - first_page) >> kPageShift), out);
+        use.shared_reads = out->shared_reads - reads;
+        use.shared_writes = out->shared_writes - writes;
+      }
+    }
+    if (page_state_here && owner) {
+      use.interleaved = policies.interleaved(page, owner);
+      classifier.addPage(use);
     }
     if (forget_pages && whole_page) {
       e->owner.store(0, std::memory_order_relaxed);
@@ -230,8 +253,9 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       if (d) resetDetail(d);
     }
   }
+  classifier.finish(&out->signature);
   out->evidence_weight = out->remote + out->invalidations;
-  return out->remote || out->invalidations || out->shared_pages;
+  return out->remote || out->invalidations || out->shared_pages || out->signature.total() > 0;
 }
 
 }  // namespace numaperf

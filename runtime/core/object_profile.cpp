@@ -29,6 +29,7 @@ void ObjectProfile::merge(const ObjectProfile &o) {
   shared_pages += o.shared_pages;
   single_thread_pages += o.single_thread_pages;
   max_threads_per_page = std::max(max_threads_per_page, o.max_threads_per_page);
+  signature.merge(o.signature);
   for (const SiteCount &s : o.sites) addSite(s.pc, s.count);
   if (o.false_sharing_line.valid &&
       (!false_sharing_line.valid ||

@@ -4,6 +4,8 @@
 // owner's lock, read once at report time.
 #pragma once
 
+#include "core/placement_signature.h"
+
 #include <cstdint>
 
 namespace numaperf {
@@ -50,6 +52,7 @@ struct ObjectProfile {
   uint64_t shared_pages = 0;         // pages used by 2+ threads at some point
   uint64_t single_thread_pages = 0;  // ... of which one thread made >= 90% of accesses
   uint32_t max_threads_per_page = 0;
+  SignatureCounts signature;  // accesses by bandwidth class (placement_signature.h)
 
   // Evidence of the instance with the most remote accesses and invalidations.
   uint64_t evidence_weight = 0;

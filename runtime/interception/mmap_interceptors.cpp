@@ -2,6 +2,7 @@
 // (custom allocators, large buffers) and become objects with an allocation
 // site; file mappings are not tracked. The real functions are resolved here,
 // falling back to the raw system call while dlsym itself runs.
+#include "core/mempolicy_registry.h"
 #include "interception/allocation_tracking.h"
 
 #include <cstdarg>
@@ -62,7 +63,9 @@ NP_EXPORT int munmap(void *addr, size_t len) {
   if (!resolved()) return int(syscall(SYS_munmap, addr, len));
   // Fold before the real call: afterwards the addresses may be reused.
   if (shouldTrackAllocations()) retireMapping(addr, len);
-  return g_munmap(addr, len);
+  int r = g_munmap(addr, len);
+  if (r == 0) forgetRangePolicy(reinterpret_cast<uintptr_t>(addr), len);  // mbind ranges die with the pages
+  return r;
 }
 
 NP_EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...) {

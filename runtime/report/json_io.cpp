@@ -72,6 +72,41 @@ json countsJson(const std::vector<std::pair<std::string, uint64_t>>& counts) {
   return j;
 }
 
+json sharesJson(const SignatureShares& k) {
+  return json{{"accesses", number(k.accesses)},
+              {"static", number(k.static_share)},
+              {"local", number(k.local)},
+              {"per_thread", number(k.per_thread)},
+              {"interleaved", number(k.interleaved)},
+              {"static_thread", k.static_thread ? json(*k.static_thread) : json(nullptr)}};
+}
+
+json touchersJson(const std::vector<StaticToucherShare>& touchers) {
+  json out = json::array();
+  for (const StaticToucherShare& t : touchers)
+    out.push_back(json{{"thread", t.thread ? json(*t.thread) : json(nullptr)},
+                       {"reads", number(t.reads)},
+                       {"writes", number(t.writes)}});
+  return out;
+}
+
+json signatureJson(const std::optional<BandwidthSignature>& sig) {
+  if (!sig) return json(nullptr);
+  json objects = json::array();
+  for (const ObjectSignature& o : sig->objects)
+    objects.push_back(json{{"object", objectJson(o.object)},
+                           {"read", sharesJson(o.read)},
+                           {"write", sharesJson(o.write)},
+                           {"static_threads", touchersJson(o.static_threads)}});
+  return json{{"weighting", sig->weighting},
+              {"program",
+               {{"read", sharesJson(sig->read)},
+                {"write", sharesJson(sig->write)},
+                {"static_threads", touchersJson(sig->static_threads)}}},
+              {"objects", std::move(objects)},
+              {"objects_omitted", sig->objects_omitted}};
+}
+
 json imbalanceJson(const std::optional<Imbalance>& im) {
   if (!im) return json(nullptr);
   json types = json::array();
@@ -372,6 +407,84 @@ void readImbalance(const json& j, Imbalance* im, std::string* err) {
     readCounts(*s, r.path("suggested_for_requested"), &im->suggested_for_requested, err);
 }
 
+void readShares(const json& j, const std::string& path, SignatureShares* k, std::string* err) {
+  if (!j.is_object()) {
+    *err = path + ": expected an object, got " + typeName(j);
+    return;
+  }
+  Reader r(j, path, err);
+  r.dbl("accesses", &k->accesses, true);
+  r.dbl("static", &k->static_share, true);
+  r.dbl("local", &k->local, true);
+  r.dbl("per_thread", &k->per_thread, true);
+  r.dbl("interleaved", &k->interleaved, true);
+  if (const json* t = r.get("static_thread", false)) {
+    if (!t->is_null()) {
+      uint32_t v = 0;
+      r.u32("static_thread", &v);
+      k->static_thread = v;
+    }
+  }
+  for (double v : {k->accesses, k->static_share, k->local, k->per_thread, k->interleaved})
+    if (r.ok() && !(v >= 0)) r.fail("accesses", "fractions and weights must be non-negative numbers");
+}
+
+void readTouchers(const json& j, const std::string& path, std::vector<StaticToucherShare>* out,
+                  std::string* err) {
+  if (!j.is_array()) {
+    *err = path + ": expected an array, got " + typeName(j);
+    return;
+  }
+  for (size_t i = 0; i < j.size() && err->empty(); ++i) {
+    const std::string p = path + "[" + std::to_string(i) + "]";
+    if (!j[i].is_object()) {
+      *err = p + ": expected an object, got " + typeName(j[i]);
+      return;
+    }
+    Reader r(j[i], p, err);
+    StaticToucherShare t;
+    if (const json* th = r.get("thread", false); th && !th->is_null()) {
+      uint32_t v = 0;
+      r.u32("thread", &v);
+      t.thread = v;
+    }
+    r.dbl("reads", &t.reads);
+    r.dbl("writes", &t.writes);
+    out->push_back(t);
+  }
+}
+
+void readSignature(const json& j, BandwidthSignature* sig, std::string* err) {
+  Reader r(j, "bandwidth_signature", err);
+  r.str("weighting", &sig->weighting);
+  if (const json* prog = r.object("program", true)) {
+    Reader p(*prog, r.path("program"), err);
+    if (const json* k = p.get("read", true)) readShares(*k, p.path("read"), &sig->read, err);
+    if (const json* k = p.get("write", true)) readShares(*k, p.path("write"), &sig->write, err);
+    if (const json* t = p.get("static_threads", false))
+      readTouchers(*t, p.path("static_threads"), &sig->static_threads, err);
+  }
+  if (const json* objects = r.array("objects")) {
+    for (size_t i = 0; i < objects->size() && r.ok(); ++i) {
+      const std::string path = r.path("objects") + "[" + std::to_string(i) + "]";
+      const json& e = (*objects)[i];
+      if (!e.is_object()) {
+        *err = path + ": expected an object, got " + typeName(e);
+        break;
+      }
+      Reader o(e, path, err);
+      ObjectSignature os;
+      if (const json* obj = o.object("object", true)) readObject(*obj, o.path("object"), &os.object, err);
+      if (const json* k = o.get("read", true)) readShares(*k, o.path("read"), &os.read, err);
+      if (const json* k = o.get("write", true)) readShares(*k, o.path("write"), &os.write, err);
+      if (const json* t = o.get("static_threads", false))
+        readTouchers(*t, o.path("static_threads"), &os.static_threads, err);
+      sig->objects.push_back(std::move(os));
+    }
+  }
+  r.u64("objects_omitted", &sig->objects_omitted);
+}
+
 std::optional<Profile> read(const json& j, std::string* err) {
   if (!j.is_object()) {
     *err = std::string("top level: expected an object, got ") + typeName(j);
@@ -417,6 +530,15 @@ std::optional<Profile> read(const json& j, std::string* err) {
       r.wrongType("imbalance", "an object or null", *im);
     }
   }
+  if (const json* sig = r.get("bandwidth_signature", false)) {
+    if (sig->is_object()) {
+      BandwidthSignature value;
+      readSignature(*sig, &value, err);
+      p.signature = std::move(value);
+    } else if (!sig->is_null()) {
+      r.wrongType("bandwidth_signature", "an object or null", *sig);
+    }
+  }
   if (!r.ok()) return std::nullopt;
   return p;
 }
@@ -442,7 +564,8 @@ json toJson(const Profile& profile) {
                 {"notes", profile.notes},
                 {"issues", std::move(issues)},
                 {"threads", std::move(threads)},
-                {"imbalance", imbalanceJson(profile.imbalance)}};
+                {"imbalance", imbalanceJson(profile.imbalance)},
+                {"bandwidth_signature", signatureJson(profile.signature)}};
   } catch (...) {
     return json{{"schema_version", kSchemaVersion}, {"error", "out of memory"}};
   }

@@ -91,6 +91,35 @@ struct Imbalance {
   std::vector<std::pair<std::string, uint64_t>> suggested_for_requested;
 };
 
+// Bandwidth signature from the profile (docs/bwmodel.md): the share of
+// accesses of each traffic class of the placement model, for one access kind.
+struct SignatureShares {
+  double accesses = 0;  // access weight the fractions are of
+  double static_share = 0, local = 0, per_thread = 0, interleaved = 0;
+  std::optional<uint32_t> static_thread;  // toucher of most static accesses
+};
+
+// Static accesses by the thread that first touched their pages (its node is
+// the static socket under a placement). No thread: touchers past the table.
+struct StaticToucherShare {
+  std::optional<uint32_t> thread;
+  double reads = 0, writes = 0;  // accesses
+};
+
+struct ObjectSignature {
+  ObjectInfo object;
+  SignatureShares read, write;
+  std::vector<StaticToucherShare> static_threads;
+};
+
+struct BandwidthSignature {
+  std::string weighting = "accesses";  // what the fractions weigh
+  SignatureShares read, write;         // the whole program (all tracked objects)
+  std::vector<StaticToucherShare> static_threads;
+  std::vector<ObjectSignature> objects;  // heaviest first
+  uint64_t objects_omitted = 0;          // lighter objects left out of the list
+};
+
 struct Profile {
   int schema_version = kSchemaVersion;
   ProgramInfo program;
@@ -99,6 +128,7 @@ struct Profile {
   std::vector<std::string> notes;  // runtime remarks shown in the report
   std::vector<ThreadRecord> threads;   // index order; empty in older files
   std::optional<Imbalance> imbalance;  // none without worker threads
+  std::optional<BandwidthSignature> signature;  // none in older files
 };
 
 }  // namespace numaperf::report

@@ -298,6 +298,37 @@ void renderIssues(const Profile& p, const TextOptions& opt, Writer& w) {
   }
 }
 
+// ---- bandwidth signature ------------------------------------------------------
+
+std::string sharesText(const char* kind, const SignatureShares& k) {
+  std::string s = kind;
+  s += "static " + formatFixed(k.static_share, 2) + "  local " + formatFixed(k.local, 2) +
+       "  per-thread " + formatFixed(k.per_thread, 2) + "  interleaved " +
+       formatFixed(k.interleaved, 2);
+  if (k.static_share > 0 && k.static_thread) s += "  (static: thread " + std::to_string(*k.static_thread) + ")";
+  return s;
+}
+
+constexpr size_t kSignatureObjectsShown = 3;
+
+void renderSignature(const Profile& p, Writer& w) {
+  if (!p.signature) return;
+  const BandwidthSignature& sig = *p.signature;
+  w.blank();
+  w.line("bandwidth signature (access shares by traffic class; numaperf placement):", kBold);
+  w.line("  reads:  " + sharesText("", sig.read));
+  w.line("  writes: " + sharesText("", sig.write));
+  size_t shown = std::min(sig.objects.size(), kSignatureObjectsShown);
+  for (size_t i = 0; i < shown; ++i) {
+    const ObjectSignature& o = sig.objects[i];
+    double total = sig.read.accesses + sig.write.accesses;
+    double share = total > 0 ? (o.read.accesses + o.write.accesses) / total : 0;
+    w.line("  " + shortObjectLabel(o.object) + ": " + formatFixed(100 * share, 1) + "% of accesses");
+    if (o.read.accesses > 0) w.line("    reads:  " + sharesText("", o.read));
+    if (o.write.accesses > 0) w.line("    writes: " + sharesText("", o.write));
+  }
+}
+
 void renderNotes(const Profile& p, Writer& w) {
   if (p.notes.empty()) return;
   w.blank();
@@ -307,12 +338,24 @@ void renderNotes(const Profile& p, Writer& w) {
 
 }  // namespace
 
+std::string shortObjectLabel(const ObjectInfo& o) {
+  std::string s = o.kind.empty() ? std::string("object") : o.kind;
+  if (o.name) s += " '" + *o.name + "'";
+  if (!o.site.file.empty()) {
+    size_t slash = o.site.file.rfind('/');
+    s += " " + (slash == std::string::npos ? o.site.file : o.site.file.substr(slash + 1));
+    if (o.site.line) s += ":" + std::to_string(o.site.line);
+  }
+  return s;
+}
+
 std::string renderText(const Profile& profile, const TextOptions& options) {
   Writer w(options);
   try {
     renderHeader(profile, w);
     w.blank();
     renderIssues(profile, options, w);
+    renderSignature(profile, w);
     renderNotes(profile, w);
   } catch (...) {
     // Out of memory or a malformed evidence value: keep what was rendered.

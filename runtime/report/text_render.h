@@ -21,4 +21,7 @@ struct TextOptions {
 // failure returns whatever could be rendered.
 std::string renderText(const Profile& profile, const TextOptions& options);
 
+// "heap t.c:10" / "global 'name' t.c:3": an object on one short line.
+std::string shortObjectLabel(const ObjectInfo& o);
+
 }  // namespace numaperf::report

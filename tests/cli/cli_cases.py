@@ -401,7 +401,8 @@ def case_schema(e):
             continue
         name = os.path.splitext(source)[0]
         with open(os.path.join(PROGRAMS, source)) as f:
-            extra = ["-fopenmp"] if "omp.h" in f.read() else []
+            text = f.read()
+        extra = (["-fopenmp"] if "omp.h" in text else []) + (["-lnuma"] if "numa.h" in text else [])
         exe = e.compile(source, name, extra)
         r = e.run_program(exe, {"NUMAPERF_JSON": e.path(name + ".json"), "NUMAPERF_REPORT": "none"})
         check(os.path.exists(e.path(name + ".json")), "%s wrote no profile (exit %d):\n%s"

@@ -28,6 +28,30 @@ def check(cond, message):
         raise Failure(message)
 
 
+def expected_signature(source):
+    """The SIGNATURE marker: {"read": {class: share}, "write": {...}, "dominant": class,
+    "static_thread": index or None}. Classes not named are expected at 0."""
+    with open(os.path.join(PROGRAMS, source)) as f:
+        for text in f:
+            m = re.search(r"SIGNATURE: (.*)", text)
+            if not m:
+                continue
+            out = {"read": {}, "write": {}, "dominant": None, "static_thread": None}
+            kind = None
+            for word in m.group(1).split():
+                if word in ("read", "write"):
+                    kind = word
+                elif word.startswith("dominant="):
+                    out["dominant"] = word.split("=", 1)[1]
+                elif word.startswith("static_thread="):
+                    out["static_thread"] = int(word.split("=", 1)[1])
+                else:
+                    name, value = word.split("=")
+                    out[kind][name] = float(value)
+            return out
+    raise Failure("no SIGNATURE marker in " + source)
+
+
 def expected_sites(source):
     """(kind, line, global name or None, fix or None) for each EXPECT marker."""
     sites = []
@@ -388,6 +412,73 @@ def ground_truth(source, status=0, check_output=None):
 def _reused(r):
     check("reused" in r.stdout, "the allocator did not reuse the freed block's addresses, "
           "so this run cannot show whether first touch is inherited")
+
+
+# ---- bandwidth signature from the profile (docs/bwmodel.md) -------------------
+
+SIGNATURE_CLASSES = ("static", "local", "per_thread", "interleaved")
+SIGNATURE_TOLERANCE = 0.05
+
+
+def check_signature(profile, source):
+    """The program's signature against the SIGNATURE marker; returns it."""
+    want = expected_signature(source)
+    sig = profile.get("bandwidth_signature")
+    check(sig, "no bandwidth_signature in the profile")
+    prog = sig["program"]
+    weights = {}
+    for kind in ("read", "write"):
+        got = prog[kind]
+        check(got["accesses"] > 0, "no %s accesses classified: %s" % (kind, prog))
+        for cls in SIGNATURE_CLASSES:
+            expected = want[kind].get(cls, 0.0)
+            check(abs(got[cls] - expected) <= SIGNATURE_TOLERANCE,
+                  "%s %s share %.4f, constructed %.2f: %s" % (kind, cls, got[cls], expected,
+                                                              json.dumps(sig)[:3000]))
+            weights[cls] = weights.get(cls, 0.0) + got[cls] * got["accesses"]
+    dominant = max(weights, key=weights.get)
+    check(dominant == want["dominant"], "dominant class %s, constructed %s" % (dominant, want["dominant"]))
+    if want["static_thread"] is not None:
+        check(prog["read"]["static_thread"] == want["static_thread"],
+              "static thread %s, expected %s" % (prog["read"]["static_thread"], want["static_thread"]))
+    print("%s: read %s write %s" % (source, {c: round(prog["read"][c], 4) for c in SIGNATURE_CLASSES},
+                                    {c: round(prog["write"][c], 4) for c in SIGNATURE_CLASSES}))
+    return sig
+
+
+def signature_case(source, extra=(), check_run=None):
+    def case(c):
+        name = os.path.splitext(source)[0]
+        exe = c.compile([source], name, extra=list(extra))
+        r = c.run(exe)
+        if check_run:
+            check_run(r)
+        p = c.profile(name)
+        sig = check_signature(p, source)
+        check("bandwidth signature" in r.stderr, "text report lacks the signature:\n" + r.stderr)
+        return p, sig
+    return case
+
+
+def _interleaved_sum(r):
+    n = 1 << 18
+    check(r.stdout == "sum %d\n" % (2 * n * (n - 1)), "program output changed: %r" % r.stdout)
+
+
+case_signature_local = signature_case("signature_local.c")
+case_signature_static = signature_case("signature_static.c")
+case_signature_per_thread = signature_case("signature_per_thread.c")
+_signature_interleaved = signature_case("signature_interleaved.c", extra=["-lnuma"],
+                                        check_run=_interleaved_sum)
+
+
+def case_signature_interleaved(c):
+    p, sig = _signature_interleaved(c)
+    # Both arrays: numa_alloc_interleaved and numa_interleave_memory (libnuma's
+    # own mbind calls) were seen.
+    arrays = [o for o in sig["objects"] if o["object"]["size"] == (1 << 18) * 8]
+    check(len(arrays) == 2, "expected the two interleaved arrays: %s" % json.dumps(sig)[:3000])
+    check(all(o["read"]["interleaved"] > 0.99 for o in arrays), "an array is not interleaved: %s" % arrays)
 
 
 case_gt_block_interleave = ground_truth("remote_read.c")

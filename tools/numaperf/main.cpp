@@ -11,6 +11,7 @@
 #endif
 #if NUMAPERF_HAVE_BWMODEL
 #include "cli/bwmodel_command.h"
+#include "cli/placement_command.h"
 #endif
 
 int main(int argc, char** argv) {
@@ -25,6 +26,7 @@ int main(int argc, char** argv) {
 #endif
 #if NUMAPERF_HAVE_BWMODEL
   numaperf::cli::registerBwmodelCommand(app);
+  numaperf::cli::registerPlacementCommand(app);
 #endif
   return numaperf::cli::parseAndRun(app, argc, argv);
 }

@@ -52,7 +52,8 @@ class UnknownWalker {
         const json& issues = it.value();
         for (size_t i = 0; i < issues.size() && !full(); ++i)
           issue(issues[i], "issues[" + std::to_string(i) + "]");
-      } else if (!inList(k, {"schema_version", "thresholds", "notes", "issues", "threads", "imbalance"})) {
+      } else if (!inList(k, {"schema_version", "thresholds", "notes", "issues", "threads", "imbalance",
+                             "bandwidth_signature"})) {
         add(k);
       }
     }

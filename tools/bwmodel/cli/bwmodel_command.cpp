@@ -1,5 +1,7 @@
 #include "cli/bwmodel_command.h"
 
+#include "cli/command_errors.h"
+
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -65,10 +67,7 @@ struct Opts {
   CLI::Option *placementO, *topologyO, *bandwidthO, *writeShareO, *calibrationO, *fitO;
 };
 
-void fail(const std::string& msg) {
-  std::fprintf(stderr, "numaperf bwmodel: error: %s\n", msg.c_str());
-  throw CLI::RuntimeError(2);
-}
+void fail(const std::string& msg) { failCommand("bwmodel", msg); }
 
 void run(const Opts& o) {
   if (o.measure) {
@@ -156,18 +155,7 @@ void registerBwmodelCommand(CLI::App& app) {
   o->fitO = c->add_option("--fit", o->fit, "Fit the read and write signatures to counter readings of two or more runs (JSON)");
   c->add_flag("--measure", o->measure, "Measure the signature with memory-controller counters (two runs)");
   c->add_flag("--json", o->json, "JSON on stdout");
-  c->callback([o]() {
-    try {
-      run(*o);
-    } catch (const BwmodelError& e) {
-      fail(e.what());
-    } catch (const CLI::Error&) {
-      throw;
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "numaperf bwmodel: internal error: %s\n", e.what());
-      throw CLI::RuntimeError(1);
-    }
-  });
+  c->callback([o]() { runReportingErrors("bwmodel", [&] { run(*o); }); });
 }
 
 }  // namespace numaperf::cli
