@@ -242,6 +242,8 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       }
     }
     if (page_state_here && owner) {
+      use.private_reads = e->owner_reads.exchange(0, std::memory_order_relaxed);
+      use.private_writes = e->owner_writes.exchange(0, std::memory_order_relaxed);
       use.interleaved = policies.interleaved(page, owner);
       classifier.addPage(use);
     }

@@ -37,7 +37,8 @@ bool resolved() {
   return g_mmap && g_munmap && g_mremap;
 }
 
-bool isAnonymous(int flags, int fd) { return (flags & MAP_ANONYMOUS) && fd == -1; }
+// The kernel ignores fd for MAP_ANONYMOUS; libnuma's numa_alloc_* pass 0.
+bool isAnonymous(int flags, int /*fd*/) { return flags & MAP_ANONYMOUS; }
 
 void *rawMmap(void *addr, size_t len, int prot, int flags, int fd, off_t off) {
   long r = syscall(SYS_mmap, addr, len, prot, flags, fd, off);
