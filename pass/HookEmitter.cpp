@@ -31,6 +31,8 @@ HookEmitter::HookEmitter(Module &M) {
   Type *VoidTy = Type::getVoidTy(Ctx);
   auto *FixedTy = FunctionType::get(VoidTy, {VoidPtrTy}, false);
   auto *SizedTy = FunctionType::get(VoidTy, {VoidPtrTy, Int64Ty}, false);
+  auto *RangeTy =
+      FunctionType::get(VoidTy, {VoidPtrTy, Int64Ty, Int64Ty, Int64Ty}, false);
   const char *Kind[2] = {"load", "store"};
   for (unsigned W = 0; W < 2; ++W) {
     for (unsigned L = 0; L < NumFixedSizes; ++L)
@@ -39,6 +41,8 @@ HookEmitter::HookEmitter(Module &M) {
                                 FixedTy);
     Sized[W] = declareHook(M, Twine(NUMAPERF_HOOK_PREFIX) + Kind[W] + "N",
                            SizedTy);
+    Range[W] = declareHook(M, Twine(NUMAPERF_HOOK_PREFIX) + Kind[W] + "_range",
+                           RangeTy);
   }
 }
 
@@ -81,6 +85,15 @@ void HookEmitter::emit(const MemoryAccess &A) {
     IRB.CreateCall(Sized[W], {Addr, ConstantInt::get(Int64Ty, A.Size)});
 }
 
+void HookEmitter::emitRange(const RangeAccess &R) {
+  IRBuilder<> IRB(R.InsertBefore);
+  IRB.SetCurrentDebugLocation(locationFor(R.Access.Inst));
+  Value *Addr = IRB.CreatePointerCast(R.Start, VoidPtrTy);
+  IRB.CreateCall(Range[R.Access.IsWrite ? 1 : 0],
+                 {Addr, ConstantInt::get(Int64Ty, R.Stride, /*IsSigned=*/true),
+                  R.Count, ConstantInt::get(Int64Ty, R.Access.Size)});
+}
+
 void HookEmitter::eraseUnusedDeclarations() {
   auto EraseIfUnused = [](FunctionCallee C) {
     auto *F = dyn_cast<Function>(C.getCallee());
@@ -91,6 +104,7 @@ void HookEmitter::eraseUnusedDeclarations() {
     for (FunctionCallee C : Fixed[W])
       EraseIfUnused(C);
     EraseIfUnused(Sized[W]);
+    EraseIfUnused(Range[W]);
   }
 }
 

@@ -8,6 +8,7 @@
 #define NUMAPERF_PASS_HOOKEMITTER_H
 
 #include "AccessSelection.h"
+#include "LoopRanges.h"
 
 #include "llvm/IR/DerivedTypes.h"
 
@@ -25,6 +26,10 @@ public:
   /// (or line 0 in the function's scope).
   void emit(const MemoryAccess &A);
 
+  /// Inserts the range hook for R before R.InsertBefore (the loop
+  /// preheader's terminator), with the access's debug location.
+  void emitRange(const RangeAccess &R);
+
   /// Drops the hook declarations nothing ended up calling (keeps -O0 IR
   /// and the symbol table tidy).
   void eraseUnusedDeclarations();
@@ -33,6 +38,7 @@ private:
   static constexpr unsigned NumFixedSizes = 5; // 1, 2, 4, 8, 16 bytes
   llvm::FunctionCallee Fixed[2][NumFixedSizes]; // [IsWrite][log2(size)]
   llvm::FunctionCallee Sized[2];                // loadN, storeN
+  llvm::FunctionCallee Range[2];                // load_range, store_range
   llvm::Type *VoidPtrTy;
   llvm::IntegerType *Int64Ty;
 };

@@ -3,6 +3,7 @@
 #include "AccessSelection.h"
 #include "GlobalRegistration.h"
 #include "HookEmitter.h"
+#include "LoopRanges.h"
 
 #include "llvm/IR/Module.h"
 
@@ -10,7 +11,7 @@ using namespace llvm;
 
 namespace numaperf {
 
-PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &) {
+PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
   // Instrumenting twice would double every count and register the globals
   // twice; the constructor we add is the marker.
   if (M.getFunction(ModuleCtorName))
@@ -18,7 +19,10 @@ PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &) {
 
   const DataLayout &DL = M.getDataLayout();
   HookEmitter Hooks(M);
+  FunctionAnalysisManager &FAM =
+      MAM.getResult<FunctionAnalysisManagerModuleProxy>(M).getManager();
   SmallVector<MemoryAccess, 64> Accesses;
+  SmallVector<RangeAccess, 16> Ranges;
   for (Function &F : M) {
     if (!shouldInstrumentFunction(F))
       continue;
@@ -26,8 +30,14 @@ PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &) {
     // must not be seen by the selection (e.g. as merge barriers).
     Accesses.clear();
     collectAccesses(F, DL, Accesses);
+    Ranges.clear();
+    extractLoopRanges(F, FAM, Accesses, Ranges);
     for (const MemoryAccess &A : Accesses)
       Hooks.emit(A);
+    for (const RangeAccess &R : Ranges)
+      Hooks.emitRange(R);
+    if (!Accesses.empty() || !Ranges.empty())
+      FAM.invalidate(F, PreservedAnalyses::none());
   }
   Hooks.eraseUnusedDeclarations();
 

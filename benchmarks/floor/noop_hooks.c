@@ -42,3 +42,17 @@ void __numaperf_unregister_module(const struct numaperf_global_desc *globals, ui
   (void)globals;
   (void)count;
 }
+
+void __numaperf_load_range(const void *addr, int64_t stride, uint64_t count, uint64_t size) {
+  (void)addr;
+  (void)stride;
+  (void)count;
+  (void)size;
+}
+
+void __numaperf_store_range(const void *addr, int64_t stride, uint64_t count, uint64_t size) {
+  (void)addr;
+  (void)stride;
+  (void)count;
+  (void)size;
+}

@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NUMAPERF_HOOK_ABI_VERSION 1u
+#define NUMAPERF_HOOK_ABI_VERSION 2u
 
 /* Names as strings, for the pass. */
 #define NUMAPERF_HOOK_PREFIX "__numaperf_"
@@ -41,6 +41,14 @@ void __numaperf_store8(const void *addr);
 void __numaperf_store16(const void *addr);
 void __numaperf_loadN(const void *addr, uint64_t size);
 void __numaperf_storeN(const void *addr, uint64_t size);
+
+/* Range hooks, called once before a loop (in its preheader) for an access
+ * the loop makes on every iteration at a constant stride: `count` accesses
+ * of `size` bytes at addr, addr + stride, addr + 2 * stride, ... The pass
+ * emits them for counted loops only (see docs/hook-abi.md); the runtime
+ * counts them exactly as `count` single accesses made in a row. */
+void __numaperf_load_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
+void __numaperf_store_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
 
 /* One record per global variable defined by an instrumented module.
  * Layout is part of the ABI. */

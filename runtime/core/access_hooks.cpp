@@ -27,20 +27,21 @@ inline ThreadState *hookThread() {
   return t;
 }
 
-// The first toucher's access to a private page: counted in the thread until
-// it moves to another page (PageEntry::owner_reads/owner_writes).
-inline void countPrivateAccess(ThreadState *t, PageEntry *e, bool is_write) {
+// The first toucher's accesses to a private page: counted in the thread
+// until it moves to another page (PageEntry::owner_reads/owner_writes).
+inline void countPrivateAccess(ThreadState *t, PageEntry *e, bool is_write, uint64_t n) {
   if (__builtin_expect(t->private_page != e, 0)) {
     if (t->private_page) flushThreadPrivateCounts(*t);
     t->private_page = e;
   }
-  ++t->private_counts[is_write];
+  t->private_counts[is_write] += n;
 }
 
-// Counts one access of `size` bytes at `addr` (within one cache line).
-inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool is_write,
-                            uintptr_t pc) {
-  ++t->accesses;
+// Counts `n` accesses in a row (n > 1 only for range hooks) to the words
+// `words` of the line at `addr`.
+inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool is_write,
+                            uintptr_t pc, uint64_t n) {
+  t->accesses += n;
   PageEntry *e = shadowMemory().entryFor(addr);
   if (__builtin_expect(e == nullptr, 0)) return;
   uint32_t owner = e->owner.load(std::memory_order_relaxed);
@@ -48,16 +49,16 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
     // Private page: done. A shared page needs its sharing state updated.
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (__builtin_expect(d == nullptr, 1) || !d->shared.load(std::memory_order_relaxed)) {
-      countPrivateAccess(t, e, is_write);
+      countPrivateAccess(t, e, is_write, n);
       return;
     }
-    countSharedAccess(t->page_cache, t->owner_tag, d, addr, size, is_write, false, pc);
+    countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, false, pc, n);
     return;
   }
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
         owner == t->owner_tag) {
-      countPrivateAccess(t, e, is_write);
+      countPrivateAccess(t, e, is_write, n);
       return;  // first touch: the page is predicted local to this thread
     }
   }
@@ -67,40 +68,100 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint32_t size, bool 
     // first remote accesses are counted per page until the threshold.
     uint32_t threshold = shadowMemory().detailThreshold();
     if (threshold && e->early_remote.load(std::memory_order_relaxed) < threshold) {
-      e->early_remote.fetch_add(1, std::memory_order_relaxed);
-      ++t->remote_accesses;
+      e->early_remote.fetch_add(uint32_t(n < threshold ? n : threshold),
+                                std::memory_order_relaxed);
+      t->remote_accesses += n;
       return;
     }
     d = shadowMemory().detailFor(e);
   }
   if (!d) {
-    ++t->remote_accesses;
+    t->remote_accesses += n;
     return;
   }
   if (__builtin_expect(!d->shared.load(std::memory_order_relaxed), 0))
     d->shared.store(true, std::memory_order_relaxed);
-  if (countSharedAccess(t->page_cache, t->owner_tag, d, addr, size, is_write, true, pc))
-    ++t->remote_accesses;
+  t->remote_accesses +=
+      countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, true, pc, n);
 }
 
 inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {
   ThreadState *t = hookThread();
-  if (t) countLineAccess(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
+  if (t) {
+    uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    countLineAccess(t, a, lineWordMask(a, size), is_write, pc, 1);
+  }
 }
 
 // An access of `size` bytes counts once per cache line it covers.
-inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t pc) {
-  if (size == 0) return;
-  ThreadState *t = hookThread();
-  if (!t) return;
-  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+inline void countRange(ThreadState *t, uintptr_t a, uint64_t size, bool is_write, uintptr_t pc) {
   uintptr_t last = a + size - 1;
   if (last < a) last = ~uintptr_t(0);  // wrapped: clamp
   for (uintptr_t line = a & ~(kLineSize - 1); line <= last; line += kLineSize) {
     uintptr_t from = line < a ? a : line;
     uintptr_t to = last - line < kLineSize ? last : line + kLineSize - 1;
-    countLineAccess(t, from, uint32_t(to - from + 1), is_write, pc);
+    countLineAccess(t, from, lineWordMask(from, uint32_t(to - from + 1)), is_write, pc, 1);
     if (line + kLineSize < line) break;
+  }
+}
+
+inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t pc) {
+  if (size == 0) return;
+  ThreadState *t = hookThread();
+  if (t) countRange(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
+}
+
+// `count` accesses of `size` bytes at a, a + stride, ... (a loop's strided
+// access, reported once before the loop). Counted as that many single
+// accesses made in a row: elements that share a line are counted together,
+// and on a page private to the thread all elements of the page at once.
+inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint64_t size,
+                            bool is_write, uintptr_t pc) {
+  if (count == 0 || size == 0) return;
+  ThreadState *t = hookThread();
+  if (!t) return;
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
+  uint64_t span;
+  if (__builtin_mul_overflow(count - 1, step, &span) || (stride < 0 && span > a) ||
+      (stride > 0 && a + span < a))
+    return;  // not a real range of the address space
+  // The order of one thread's accesses within the range does not matter to
+  // the model: walk it upwards.
+  uintptr_t base = stride < 0 ? a - span : a;
+  uint64_t i = 0;
+  while (i < count) {
+    uintptr_t at = base + i * step;
+    uintptr_t offset = at & (kLineSize - 1);
+    if (offset + size > kLineSize) {  // the element crosses a line
+      countRange(t, at, size, is_write, pc);
+      ++i;
+      continue;
+    }
+    PageEntry *e = shadowMemory().entryFor(at);
+    if (step < kPageSize && e && e->owner.load(std::memory_order_relaxed) == t->owner_tag) {
+      PageDetail *d = e->detail.load(std::memory_order_acquire);
+      if (!d || !d->shared.load(std::memory_order_relaxed)) {
+        // Every element of the range that lies wholly in this private page.
+        uintptr_t page_end = (at | (kPageSize - 1)) + 1;
+        uint64_t k = page_end - at >= size ? (page_end - at - size) / step + 1 : 1;
+        if (k > count - i) k = count - i;
+        t->accesses += k;
+        countPrivateAccess(t, e, is_write, k);
+        i += k;
+        continue;
+      }
+    }
+    // The elements starting in this line and ending in it.
+    uint64_t k = 1;
+    uint16_t words = lineWordMask(at, uint32_t(size));
+    if (step < kLineSize) {
+      k = (kLineSize - offset - size) / step + 1;
+      if (k > count - i) k = count - i;
+      for (uint64_t j = 1; j < k; ++j) words |= lineWordMask(at + j * step, uint32_t(size));
+    }
+    countLineAccess(t, at, words, is_write, pc, k);
+    i += k;
   }
 }
 
@@ -109,6 +170,7 @@ inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t
 
 using numaperf::onAccess;
 using numaperf::onRangeAccess;
+using numaperf::onStridedAccess;
 
 #define NP_PC reinterpret_cast<uintptr_t>(__builtin_return_address(0))
 
@@ -127,4 +189,12 @@ NP_EXPORT void __numaperf_loadN(const void *p, uint64_t size) {
 }
 NP_EXPORT void __numaperf_storeN(const void *p, uint64_t size) {
   onRangeAccess(p, size, true, NP_PC);
+}
+NP_EXPORT void __numaperf_load_range(const void *p, int64_t stride, uint64_t count,
+                                     uint64_t size) {
+  onStridedAccess(p, stride, count, size, false, NP_PC);
+}
+NP_EXPORT void __numaperf_store_range(const void *p, int64_t stride, uint64_t count,
+                                      uint64_t size) {
+  onStridedAccess(p, stride, count, size, true, NP_PC);
 }

@@ -30,6 +30,16 @@ constexpr unsigned kLinesPerPage = kPageSize / kLineSize;
 static_assert(kLinesPerPage <= 64, "per-page line sets are 64-bit masks");
 constexpr unsigned kWordShift = 2;  // 4-byte words: 16 per line
 constexpr unsigned kWordsPerLine = kLineSize >> kWordShift;
+// The 4-byte words of its line that an access of `size` bytes at `addr`
+// touches (clipped at the line's end).
+inline uint16_t lineWordMask(uintptr_t addr, uint32_t size) {
+  unsigned offset = unsigned(addr & (kLineSize - 1));
+  unsigned end = offset + (size ? size : 1);
+  if (end > kLineSize) end = kLineSize;
+  unsigned first = offset >> kWordShift, last = (end - 1) >> kWordShift;
+  return uint16_t(((2u << last) - 1) & ~((1u << first) - 1));
+}
+
 #if defined(__aarch64__)
 constexpr unsigned kAddressBits = 48;
 #else

@@ -61,13 +61,15 @@ struct SharedPageCache {
   uint8_t lru[kSharedPageSlots / 2] = {};  // per two-way set: the way to replace next
 };
 
-// Counts one access of `size` bytes (within one line) by thread `tag` to the
-// shared page `d`, through the thread's cache. `is_remote`: the thread is not
-// the page's first toucher. Returns whether the access counts as a predicted
-// remote access (see trackSharedAccess in sharing_tracker.h for the rule,
-// which this follows exactly).
-bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
-                       uint32_t size, bool is_write, bool is_remote, uintptr_t pc);
+// Counts `repeat` accesses in a row by thread `tag` to the words `words`
+// (lineWordMask) of the line at `addr` of the shared page `d`, through the
+// thread's cache. `is_remote`: the thread is not the page's first toucher.
+// Returns how many count as predicted remote accesses (the rule of
+// trackSharedAccess in sharing_tracker.h, which this follows exactly; the
+// repeats of a range hook find the copy the first access left).
+uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
+                           uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
+                           uint64_t repeat = 1);
 
 // Adds every buffered count to its page. `release` also gives the slots back
 // for another thread (thread exit). Only the owning thread may call this,

@@ -135,25 +135,20 @@ LineShare *lineFor(PageDetail *d, unsigned index, bool create) {
   return l;
 }
 
-void wordRange(uintptr_t addr, uint32_t size, unsigned *first, unsigned *last) {
-  uintptr_t offset = addr & (kLineSize - 1);
-  uintptr_t end = std::min<uintptr_t>(offset + (size ? size : 1), kLineSize);
-  *first = unsigned(offset >> kWordShift);
-  *last = unsigned((end - 1) >> kWordShift);
-}
-
-// True when another thread has used one of the words of this access.
-bool othersUseWords(const WordDetail &w, unsigned first, unsigned last, uint32_t tag) {
-  for (unsigned i = first; i <= last; ++i)
-    if ((w.first_tag[i] && w.first_tag[i] != tag) || (w.other_tag[i] && w.other_tag[i] != tag))
-      return true;
+// True when another thread has used one of the words in `words`.
+bool othersUseWords(const WordDetail &w, uint16_t words, uint32_t tag) {
+  for (unsigned i = 0; i < kWordsPerLine; ++i)
+    if ((words >> i) & 1)
+      if ((w.first_tag[i] && w.first_tag[i] != tag) || (w.other_tag[i] && w.other_tag[i] != tag))
+        return true;
   return false;
 }
 
 // Returns whether anything changed.
-bool noteWords(WordDetail &w, unsigned first, unsigned last, uint32_t tag, bool is_write) {
+bool noteWords(WordDetail &w, uint16_t words, uint32_t tag, bool is_write) {
   bool changed = false;
-  for (unsigned i = first; i <= last; ++i) {
+  for (unsigned i = 0; i < kWordsPerLine; ++i) {
+    if (!((words >> i) & 1)) continue;
     if (w.first_tag[i] == 0) {
       w.first_tag[i] = tag;
       changed = true;
@@ -167,10 +162,6 @@ bool noteWords(WordDetail &w, unsigned first, unsigned last, uint32_t tag, bool 
     }
   }
   return changed;
-}
-
-uint16_t wordMask(unsigned first, unsigned last) {
-  return uint16_t(((2u << last) - 1) & ~((1u << first) - 1));
 }
 
 // Records in the thread's slot what the line looks like to `tag` now
@@ -204,15 +195,13 @@ void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_
 // The exact copy model for one access to a tracked line. Returns whether the
 // access counts as remote; records the line's site for misses and
 // invalidating writes. With a slot, refreshes the thread's view of the line.
-bool lineAccess(LineShare &line, uint32_t tag, uintptr_t addr, uint32_t size, bool is_write,
-                bool is_remote, uintptr_t pc, SharedPageSlot *slot, unsigned index) {
+bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bool is_remote,
+                uintptr_t pc, SharedPageSlot *slot, unsigned index) {
   SpinLockGuard guard(line.lock);
   bool counted_remote = is_remote;
   // On a contended line (one that has lost copies to writes) a re-read of a
   // still-valid copy is a cache hit, not remote traffic.
   if (is_remote && line.invalidations > 0 && holds(line, tag)) counted_remote = false;
-  unsigned first, last;
-  wordRange(addr, size, &first, &last);
   bool invalidated = false, changed = false;
   if (is_write) {
     bool held = holds(line, tag);
@@ -221,7 +210,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uintptr_t addr, uint32_t size, bo
       invalidated = true;
       line.invalidations += copies;
       if (line.words) {
-        if (othersUseWords(*line.words, first, last, tag))
+        if (othersUseWords(*line.words, words, tag))
           line.invalidations_true += copies;
         else
           line.invalidations_false += copies;
@@ -237,7 +226,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uintptr_t addr, uint32_t size, bo
   } else {
     changed = addHolder(line, tag);
   }
-  if (line.words && noteWords(*line.words, first, last, tag, is_write)) changed = true;
+  if (line.words && noteWords(*line.words, words, tag, is_write)) changed = true;
   if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
   if (changed) line.version.fetch_add(1, std::memory_order_release);
   if (slot) rememberLine(*slot, index, line, tag);
@@ -282,7 +271,7 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
   bool track_line = d->written_while_shared.load(std::memory_order_relaxed);
   LineShare *line = track_line ? lineFor(d, index, true) : nullptr;
   bool counted_remote =
-      line ? lineAccess(*line, tag, addr, size, is_write, is_remote, pc, nullptr, index)
+      line ? lineAccess(*line, tag, lineWordMask(addr, size), is_write, is_remote, pc, nullptr, index)
            : is_remote;
   if (counted_remote) d->line_remote[index].fetch_add(1, std::memory_order_relaxed);
   if (!line && counted_remote && pc) countSite(d, pc);
@@ -297,14 +286,25 @@ namespace {
 // the line lock is what the cache avoids).
 // Direct-mapped on the instruction: one compare per access; a colliding
 // site sends the old one's count to the page.
-void bufferSite(SharedPageSlot &s, uintptr_t pc) {
+void bufferSite(SharedPageSlot &s, uintptr_t pc, uint64_t n) {
   BufferedSite &b = s.sites[(pc * 0x9E3779B97F4A7C15ull) >> (64 - kBufferedSiteBits)];
   if (__builtin_expect(b.pc != pc, 0)) {
     if (b.count) countSite(s.page, b.pc, b.count);
     b.pc = pc;
     b.count = 0;
   }
-  ++b.count;
+  b.count += n;
+}
+
+void addLineRemote(SharedPageSlot &s, unsigned index, uint64_t n) {
+  uint64_t sum = s.line_remote[index] + n;
+  if (__builtin_expect(sum > UINT32_MAX, 0)) {
+    // A slot that stays long on one hot line: hand the count over early.
+    s.page->line_remote[index].fetch_add(sum, std::memory_order_relaxed);
+    sum = 0;
+  }
+  s.line_remote[index] = uint32_t(sum);
+  s.remote_lines |= uint64_t(1) << index;
 }
 
 void flushSlot(SharedPageSlot &s, uint32_t tag) {
@@ -405,32 +405,37 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
 
 }  // namespace
 
-bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
-                       uint32_t size, bool is_write, bool is_remote, uintptr_t pc) {
+uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
+                           uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
+                           uint64_t repeat) {
   SharedPageSlot *s = slotFor(cache, tag, d);
-  if (__builtin_expect(s == nullptr, 0))
-    return trackSharedAccess(tag, d, addr, size, is_write, is_remote, pc);
+  if (__builtin_expect(s == nullptr, 0)) {
+    // No memory for the cache: the exact path, access by access.
+    uint64_t counted = 0;
+    uintptr_t first = addr & ~(kLineSize - 1);
+    unsigned lo = unsigned(__builtin_ctz(words)), hi = 31u - unsigned(__builtin_clz(words));
+    for (uint64_t i = 0; i < repeat; ++i)
+      counted += trackSharedAccess(tag, d, first + (lo << kWordShift), (hi - lo + 1) << kWordShift,
+                                   is_write, is_remote, pc);
+    return counted;
+  }
   if (is_write) {
-    ++s->writes;
+    s->writes += repeat;
     s->reads_after_own_write = 0;
     if (!d->written_while_shared.load(std::memory_order_relaxed))
       d->written_while_shared.store(true, std::memory_order_relaxed);
   } else {
-    ++s->reads;
-    ++s->reads_after_own_write;
+    s->reads += repeat;
+    s->reads_after_own_write += repeat;
   }
   unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
   uint64_t bit = uint64_t(1) << index;
-  bool counted_remote = is_remote;
-  bool site_recorded = false;
+  uint64_t counted = is_remote ? repeat : 0;
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
     bool fast = false;
     if (line && (s->known_lines & bit) &&
         line->version.load(std::memory_order_acquire) == s->line_version[index]) {
-      unsigned first, last;
-      wordRange(addr, size, &first, &last);
-      uint16_t words = wordMask(first, last);
       if (is_write)
         fast = (s->sole_holder & bit) && (s->has_words & bit) &&
                (words & ~s->written_words[index]) == 0;
@@ -438,22 +443,27 @@ bool countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uint
         fast = (s->holds_copy & bit) &&
                (!(s->has_words & bit) || (words & ~s->noted_words[index]) == 0);
       // Nothing in the line changes: only the remote rule applies.
-      if (fast && is_remote && (s->contended & bit)) counted_remote = false;
+      if (fast && is_remote && (s->contended & bit)) counted = 0;
     }
     if (!fast) {
       if (!line) line = lineFor(d, index, true);
       if (line) {
-        counted_remote = lineAccess(*line, tag, addr, size, is_write, is_remote, pc, s, index);
-        site_recorded = true;
+        bool first = lineAccess(*line, tag, words, is_write, is_remote, pc, s, index);
+        // The repeats find the copy this access left: on a contended line
+        // they are hits. (lineAccess recorded the first one's site.)
+        uint64_t extra = is_remote && !(s->contended & bit) ? repeat - 1 : 0;
+        counted = (first ? 1 : 0) + extra;
+        if (counted) addLineRemote(*s, index, counted);
+        if (extra && pc) bufferSite(*s, pc, extra);
+        return counted;
       }
     }
   }
-  if (counted_remote) {
-    ++s->line_remote[index];
-    s->remote_lines |= bit;
-    if (pc && !site_recorded) bufferSite(*s, pc);
+  if (counted) {
+    addLineRemote(*s, index, counted);
+    if (pc) bufferSite(*s, pc, counted);
   }
-  return counted_remote;
+  return counted;
 }
 
 void sharedPageCacheLockAll() { g_slot_pool.lock.lock(); }

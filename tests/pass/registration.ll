@@ -1,5 +1,5 @@
 ; Every module gets a private descriptor table of the globals it defines, a
-; constructor (priority 1) passing it with ABI version 1 to
+; constructor (priority 1) passing it with ABI version 2 to
 ; __numaperf_register_module, and a destructor unregistering it.
 ; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
 
@@ -50,7 +50,7 @@ $inl = comdat any
 
 ; Internal, no comdat (the attribute group is directly followed by the body).
 ; CHECK-LABEL: define internal void @__numaperf.module_ctor() #{{[0-9]+}} {
-; CHECK-NEXT:  call void @__numaperf_register_module(i32 1, ptr @__numaperf.globals, i64 4)
+; CHECK-NEXT:  call void @__numaperf_register_module(i32 2, ptr @__numaperf.globals, i64 4)
 ; CHECK-NEXT:  ret void
 
 ; CHECK-LABEL: define internal void @__numaperf.module_dtor() #{{[0-9]+}} {

@@ -151,7 +151,9 @@ TEST_F(SharingTest, OnContendedLinesOnlyMissesCountAsRemote) {
 TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
   SharedPageCache cache;
   for (int i = 0; i < 10; ++i)
-    EXPECT_TRUE(countSharedAccess(cache, 2, detail, base + 64 * (i % 3), 8, false, true, 0x42));
+    EXPECT_EQ(countSharedAccess(cache, 2, detail, base + 64 * (i % 3), lineWordMask(0, 8), false,
+                                true, 0x42),
+              1u);
   EXPECT_EQ(detail->reads.load(), 0u);  // still in the thread
   flushSharedPageCache(cache, 2);
   EXPECT_EQ(detail->reads.load(), 10u);
@@ -168,7 +170,8 @@ TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
 
 TEST_F(SharingTest, CountsBufferedForAResetPageAreDropped) {
   SharedPageCache cache;
-  for (int i = 0; i < 5; ++i) countSharedAccess(cache, 2, detail, base, 8, false, true, 0);
+  for (int i = 0; i < 5; ++i)
+    countSharedAccess(cache, 2, detail, base, lineWordMask(base, 8), false, true, 0);
   fold(base, base + kPageSize);  // the object goes away; the page is reset
   flushSharedPageCache(cache, 2, true);
   EXPECT_EQ(detail->reads.load(), 0u);
@@ -207,7 +210,7 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   auto detailOf = [&](uintptr_t at) {
     return shadowMemory().detailFor(shadowMemory().entryFor(at));
   };
-  std::vector<bool> exact, cached;
+  std::vector<bool> exact, cached;  // per access: counted as remote
   for (const Access &a : trace)
     exact.push_back(trackSharedAccess(a.tag, detailOf(base + a.offset), base + a.offset, a.size,
                                       a.write, a.tag != 1, 0x10 + a.tag));
@@ -217,8 +220,8 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   SharedPageCache caches[5];
   for (const Access &a : trace)
     cached.push_back(countSharedAccess(caches[a.tag], a.tag, detailOf(other + a.offset),
-                                       other + a.offset, a.size, a.write, a.tag != 1,
-                                       0x10 + a.tag));
+                                       other + a.offset, lineWordMask(a.offset, a.size), a.write,
+                                       a.tag != 1, 0x10 + a.tag) == 1);
   for (uint32_t tag = 1; tag <= 4; ++tag) flushSharedPageCache(caches[tag], tag, true);
   ObjectProfile got = fold(other, other + 2 * kPageSize);
 
@@ -237,4 +240,41 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   for (const SiteCount &s : want.sites) want_sites += s.count;
   for (const SiteCount &s : got.sites) got_sites += s.count;
   EXPECT_EQ(got_sites, want_sites);
+}
+
+// A range hook's repeats count as that many accesses made in a row: the same
+// remote count, invalidations and word detail as single accesses.
+TEST_F(SharingTest, RepeatedAccessesCountLikeSingleOnes) {
+  const uintptr_t other = base + 2 * kPageSize;
+  PageDetail *d1 = detail;
+  PageDetail *d2 = shadowMemory().detailFor(shadowMemory().entryFor(other));
+  SharedPageCache one[3], bulk[3];
+  uint64_t singles = 0, repeats = 0;
+  for (int round = 0; round < 20; ++round) {
+    // Thread 1 writes words 0-1 of line 0 four times; thread 2 reads words
+    // 2-3 six times (false sharing), then reads line 1 eight times.
+    for (int i = 0; i < 4; ++i)
+      singles += countSharedAccess(one[1], 1, d1, base, lineWordMask(0, 8), true, false, 0x1);
+    for (int i = 0; i < 6; ++i)
+      singles += countSharedAccess(one[2], 2, d1, base + 8, lineWordMask(8, 8), false, true, 0x2);
+    for (int i = 0; i < 8; ++i)
+      singles += countSharedAccess(one[2], 2, d1, base + 64, lineWordMask(0, 8), false, true, 0x3);
+    repeats += countSharedAccess(bulk[1], 1, d2, other, lineWordMask(0, 8), true, false, 0x1, 4);
+    repeats += countSharedAccess(bulk[2], 2, d2, other + 8, lineWordMask(8, 8), false, true, 0x2, 6);
+    repeats += countSharedAccess(bulk[2], 2, d2, other + 64, lineWordMask(0, 8), false, true, 0x3, 8);
+  }
+  for (uint32_t tag = 1; tag <= 2; ++tag) {
+    flushSharedPageCache(one[tag], tag, true);
+    flushSharedPageCache(bulk[tag], tag, true);
+  }
+  ObjectProfile want = fold(base, base + kPageSize);
+  ObjectProfile got = fold(other, other + kPageSize);
+  EXPECT_EQ(repeats, singles);
+  EXPECT_EQ(got.remote, want.remote);
+  EXPECT_GT(want.invalidations_false, 0u);
+  EXPECT_EQ(got.invalidations, want.invalidations);
+  EXPECT_EQ(got.invalidations_false, want.invalidations_false);
+  EXPECT_EQ(got.invalidations_true, want.invalidations_true);
+  EXPECT_EQ(got.shared_reads, want.shared_reads);
+  EXPECT_EQ(got.shared_writes, want.shared_writes);
 }

@@ -1,0 +1,39 @@
+//===- LoopRanges.h - one hook per loop for strided accesses ----*- C++ -*-===//
+//
+// An access inside a loop whose address advances by a constant stride every
+// iteration, and that runs on every iteration of a loop with a computable
+// trip count, is reported once, before the loop, as a range: start, stride,
+// count. The runtime then counts it page by page and line by line instead of
+// access by access, and the loop keeps its vectorised body.
+//
+//===----------------------------------------------------------------------===//
+#ifndef NUMAPERF_PASS_LOOPRANGES_H
+#define NUMAPERF_PASS_LOOPRANGES_H
+
+#include "AccessSelection.h"
+
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/PassManager.h"
+
+namespace numaperf {
+
+/// One access described for a whole loop.
+struct RangeAccess {
+  MemoryAccess Access;     ///< the access inside the loop (for its location)
+  llvm::Instruction *InsertBefore; ///< the loop preheader's terminator
+  llvm::Value *Start;      ///< address of the first iteration's access
+  int64_t Stride;          ///< bytes between iterations (never 0)
+  llvm::Value *Count;      ///< iterations per loop entry (i64)
+};
+
+/// Moves out of `Accesses` those that can be reported as ranges, expanding
+/// their start and count in the loop preheaders (created where a loop has
+/// none, by splitting the edge into its header), and appends them to
+/// `Ranges`.
+void extractLoopRanges(llvm::Function &F, llvm::FunctionAnalysisManager &FAM,
+                       llvm::SmallVectorImpl<MemoryAccess> &Accesses,
+                       llvm::SmallVectorImpl<RangeAccess> &Ranges);
+
+} // namespace numaperf
+
+#endif // NUMAPERF_PASS_LOOPRANGES_H
