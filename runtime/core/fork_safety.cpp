@@ -2,6 +2,7 @@
 
 #include "common/internal_alloc.h"
 #include "core/mapping_registry.h"
+#include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
 #include "core/shared_page_cache.h"
 #include "core/thread_registry.h"
@@ -16,6 +17,7 @@ void beforeFork() {
   threadRegistry().lockAll();
   mappingRegistry().lockAll();
   objectRegistry().lockAll();
+  policyRegistryLock();
   sharedPageCacheLockAll();
   internalAllocLockAll();
 }
@@ -23,6 +25,7 @@ void beforeFork() {
 void afterForkInParent() {
   internalAllocUnlockAll();
   sharedPageCacheUnlockAll();
+  policyRegistryUnlock();
   objectRegistry().unlockAll();
   mappingRegistry().unlockAll();
   threadRegistry().unlockAll();

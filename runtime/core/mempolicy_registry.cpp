@@ -95,6 +95,9 @@ bool PolicyView::interleaved(uintptr_t page, uint32_t owner_tag) const {
 
 uint64_t droppedPolicyRanges() { return g_dropped.load(std::memory_order_relaxed); }
 
+void policyRegistryLock() { g_lock.lock(); }
+void policyRegistryUnlock() { g_lock.unlock(); }
+
 void resetPolicyRegistry() {
   SpinLockGuard guard(g_lock);
   g_count = 0;

@@ -46,6 +46,9 @@ class PolicyView {
 
 // Ranges dropped because the registry was full (reported as a note).
 uint64_t droppedPolicyRanges();
+// fork: the registry's lock is held across it (core/fork_safety.cpp).
+void policyRegistryLock();
+void policyRegistryUnlock();
 // Forget everything (unit tests).
 void resetPolicyRegistry();
 
