@@ -4,7 +4,6 @@
 #include "core/placement_signature.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
-#include "core/thread_registry.h"
 
 #include <algorithm>
 #include <atomic>
@@ -188,7 +187,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
   const double sharing_share = g_sharing_share.load(std::memory_order_relaxed);
   const uintptr_t first_page = start & ~(kPageSize - 1);
   out->object_pages = (end - first_page + kPageSize - 1) >> kPageShift;
-  SignatureClassifier classifier(threadRegistry().threadCount());
+  SignatureClassifier classifier;
   const PolicyView policies(first_page, end);
   for (uintptr_t page = first_page; page < end; page += kPageSize) {
     PageEntry *e = shadow.entryFor(page);
@@ -233,6 +232,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
         forEachPageThread(*d, [&](uint32_t tag, uint64_t accesses) {
           if (!accesses) return;
           ++use.users;
+          use.user_bits |= uint64_t(1) << (tag % 64);
           (tag == owner ? use.toucher_shared : use.others_shared) += accesses;
         });
         uint64_t reads = out->shared_reads, writes = out->shared_writes;

@@ -45,16 +45,20 @@ double SignatureCounts::total() const {
   return t;
 }
 
-SignatureClassifier::SignatureClassifier(uint32_t threads)
-    : wide_users_(std::max<uint32_t>(2, (threads + 1) / 2)) {}
-
-void SignatureClassifier::addShared(Bucket *b, const PageUse &p) {
-  double total = double(p.toucher_shared) + double(p.others_shared);
-  double own = total > 0 ? double(p.toucher_shared) / total : 0;
-  b->own_reads += own * double(p.shared_reads);
-  b->own_writes += own * double(p.shared_writes);
-  b->other_reads += (1 - own) * double(p.shared_reads);
-  b->other_writes += (1 - own) * double(p.shared_writes);
+SignatureClassifier::Group *SignatureClassifier::groupFor(uint32_t tag, uint32_t users) {
+  for (unsigned i = 0; i < group_count_; ++i)
+    if (groups_[i].tag == tag && groups_[i].users == users) return &groups_[i];
+  if (group_count_ < kMaxGroups) {
+    Group &g = groups_[group_count_++];
+    g = Group{tag, users, 0, 0, 0, 0, 0};
+    return &g;
+  }
+  // Full (many touchers with many user counts): join the toucher's widest
+  // group, else the last one.
+  Group *best = nullptr;
+  for (unsigned i = 0; i < group_count_; ++i)
+    if (groups_[i].tag == tag && (!best || groups_[i].users > best->users)) best = &groups_[i];
+  return best ? best : &groups_[kMaxGroups - 1];
 }
 
 void SignatureClassifier::addPage(const PageUse &p) {
@@ -64,61 +68,68 @@ void SignatureClassifier::addPage(const PageUse &p) {
     return;
   }
   counts_.writes[kLocalClass] += double(p.private_writes);
-  const bool wide = p.others_shared && p.users >= wide_users_;
-  if (!wide) counts_.reads[kLocalClass] += double(p.private_reads);
-  if (!p.shared_reads && !p.shared_writes) return;
-  if (!p.others_shared) {  // nobody but the toucher after all
-    counts_.reads[kLocalClass] += double(p.shared_reads);
+  if (!p.others_shared || (!p.shared_reads && !p.shared_writes)) {
+    // Nobody but the toucher (so far as the counts go): local.
+    counts_.reads[kLocalClass] += double(p.private_reads + p.shared_reads);
     counts_.writes[kLocalClass] += double(p.shared_writes);
     return;
   }
-  if (wide) {
-    Bucket *b = nullptr;
-    for (unsigned i = 0; i < wide_count_ && !b; ++i)
-      if (wide_[i].tag == p.owner_tag) b = &wide_[i];
-    if (!b) b = wide_count_ < kMaxWideTouchers ? &wide_[wide_count_++] : &wide_[kMaxWideTouchers];
-    if (b != &wide_[kMaxWideTouchers]) b->tag = p.owner_tag;
-    addShared(b, p);
-    b->private_reads += double(p.private_reads);
-    return;
-  }
-  Bucket b;
-  addShared(&b, p);
-  counts_.reads[kLocalClass] += b.own_reads;
-  counts_.writes[kLocalClass] += b.own_writes;
-  counts_.addStatic(p.owner_tag ? p.owner_tag - 1 : kOtherToucher, b.other_reads, b.other_writes);
+  user_bits_ |= p.user_bits;
+  Group *g = groupFor(p.owner_tag, p.users);
+  double total = double(p.toucher_shared) + double(p.others_shared);
+  double own = double(p.toucher_shared) / total;
+  g->own_reads += own * double(p.shared_reads);
+  g->own_writes += own * double(p.shared_writes);
+  g->other_reads += (1 - own) * double(p.shared_reads);
+  g->other_writes += (1 - own) * double(p.shared_writes);
+  g->private_reads += double(p.private_reads);
 }
 
 void SignatureClassifier::addEarlyRemote(uint32_t owner_tag, uint64_t accesses) {
   counts_.addStatic(owner_tag ? owner_tag - 1 : kOtherToucher, double(accesses), 0);
 }
 
+// Static: the toucher's own accesses go to its node, which is the static one.
+void SignatureClassifier::classifyNarrow(const Group &g) {
+  counts_.reads[kLocalClass] += g.own_reads + g.private_reads;
+  counts_.writes[kLocalClass] += g.own_writes;
+  counts_.addStatic(g.tag ? g.tag - 1 : kOtherToucher, g.other_reads, g.other_writes);
+}
+
 void SignatureClassifier::finish(SignatureCounts *out) {
+  const uint32_t users = uint32_t(__builtin_popcountll(user_bits_));
+  const uint32_t wide_users = std::max<uint32_t>(2, (users + 1) / 2);
+  // Wide pages' weight by toucher.
+  struct Toucher {
+    uint32_t tag;
+    double weight;
+  };
+  Toucher touchers[kMaxGroups];
+  unsigned toucher_count = 0;
   double total = 0, top = 0;
-  unsigned touchers = 0;
-  for (unsigned i = 0; i <= kMaxWideTouchers; ++i) {
-    const Bucket &b = wide_[i];
-    double w = b.own_reads + b.own_writes + b.other_reads + b.other_writes;
-    if (w <= 0) continue;  // (private reads alone do not make a toucher)
-    ++touchers;
+  for (unsigned i = 0; i < group_count_; ++i) {
+    const Group &g = groups_[i];
+    if (g.users < wide_users) continue;
+    double w = g.own_reads + g.own_writes + g.other_reads + g.other_writes;
+    unsigned t = 0;
+    while (t < toucher_count && touchers[t].tag != g.tag) ++t;
+    if (t == toucher_count) touchers[toucher_count++] = Toucher{g.tag, 0};
+    touchers[t].weight += w;
     total += w;
-    top = std::max(top, w);
   }
-  bool per_thread = touchers >= 2 && top < kDominantToucher * total;
-  for (unsigned i = 0; i <= kMaxWideTouchers; ++i) {
-    Bucket &b = wide_[i];
-    if (per_thread) {
-      counts_.reads[kPerThreadClass] += b.own_reads + b.other_reads + b.private_reads;
-      counts_.writes[kPerThreadClass] += b.own_writes + b.other_writes;
+  for (unsigned t = 0; t < toucher_count; ++t) top = std::max(top, touchers[t].weight);
+  const bool per_thread = toucher_count >= 2 && top < kDominantToucher * total;
+  for (unsigned i = 0; i < group_count_; ++i) {
+    const Group &g = groups_[i];
+    if (per_thread && g.users >= wide_users) {
+      counts_.reads[kPerThreadClass] += g.own_reads + g.other_reads + g.private_reads;
+      counts_.writes[kPerThreadClass] += g.own_writes + g.other_writes;
     } else {
-      counts_.reads[kLocalClass] += b.own_reads + b.private_reads;
-      counts_.writes[kLocalClass] += b.own_writes;
-      uint32_t thread = i < kMaxWideTouchers && b.tag ? b.tag - 1 : kOtherToucher;
-      counts_.addStatic(thread, b.other_reads, b.other_writes);
+      classifyNarrow(g);
     }
-    b = Bucket();
   }
-  wide_count_ = 0;
+  group_count_ = 0;
+  user_bits_ = 0;
   out->merge(counts_);
   counts_ = SignatureCounts();
 }

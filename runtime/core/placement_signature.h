@@ -13,7 +13,8 @@
 //   where they are the toucher's share of the all-use-all pattern (the
 //   per-thread matrix already sends 1/n of each thread's traffic home);
 // - after other threads joined: a page used only by its toucher is local; a
-//   "wide" page (used by at least max(2, ceil(threads / 2)) threads) of an
+//   "wide" page (used by at least max(2, ceil(u / 2)) threads, u = the
+//   threads that used any shared page of the object instance) of an
 //   object whose wide pages have two or more touchers, none with 90% of
 //   their accesses, is per-thread (each thread allocated its part, all use
 //   all); any other shared page is static: the toucher's own accesses are
@@ -65,15 +66,15 @@ struct PageUse {
   uint64_t toucher_shared = 0;  // the toucher's accesses among the shared ones
   uint64_t others_shared = 0;   // the other threads' accesses
   uint32_t users = 0;           // threads with shared accesses (toucher included)
+  uint64_t user_bits = 0;       // bit (tag % 64) of each of those threads
 };
 
-// Classifies the pages of one object instance; the per-thread decision needs
-// all of its wide pages, so they are kept by toucher until finish().
+// Classifies the pages of one object instance. Whether a page is wide
+// depends on how many threads used the object at all, and the per-thread
+// decision on all its wide pages, so shared pages are kept by (toucher,
+// users) until finish(). No member is zeroed up front: folds are frequent.
 class SignatureClassifier {
  public:
-  // `threads`: threads of the program so far (sets how many users make a
-  // page wide).
-  explicit SignatureClassifier(uint32_t threads);
   void addPage(const PageUse &page);
   // Remote accesses of unknown kind counted before the page had detail.
   void addEarlyRemote(uint32_t owner_tag, uint64_t accesses);
@@ -81,17 +82,18 @@ class SignatureClassifier {
   void finish(SignatureCounts *out);
 
  private:
-  static constexpr unsigned kMaxWideTouchers = 32;
-  struct Bucket {
-    uint32_t tag = 0;
-    double own_reads = 0, own_writes = 0, other_reads = 0, other_writes = 0;
-    double private_reads = 0;  // the toucher's, before sharing
+  static constexpr unsigned kMaxGroups = 96;
+  struct Group {  // shared pages of one toucher with one user count
+    uint32_t tag, users;
+    double own_reads, own_writes, other_reads, other_writes;
+    double private_reads;  // the toucher's, before sharing
   };
-  void addShared(Bucket *b, const PageUse &page);
+  Group *groupFor(uint32_t tag, uint32_t users);
+  void classifyNarrow(const Group &g);
 
-  uint32_t wide_users_;
-  Bucket wide_[kMaxWideTouchers + 1];  // last: touchers past the table
-  unsigned wide_count_ = 0;
+  Group groups_[kMaxGroups];
+  unsigned group_count_ = 0;
+  uint64_t user_bits_ = 0;  // threads that used any shared page of the instance
   SignatureCounts counts_;
 };
 
