@@ -141,6 +141,9 @@ elif CASE == "bad_input":
     wrong = json.loads(json.dumps(PROFILE))
     wrong["bandwidth_signature"]["program"]["read"]["local"] = "lots"
     error([write(wrong, "wrong.json"), "--topology", TWO, "--threads-per-node", "3,1"], "local")
+    bad_sum = json.loads(json.dumps(PROFILE))
+    bad_sum["bandwidth_signature"]["program"]["write"]["local"] = 0.5
+    error([write(bad_sum, "sum.json"), "--topology", TWO, "--threads-per-node", "3,1"], "sum to 0.5")
     error([prof, "--topology", "pack:two", "--threads-per-node", "3,1"], "topology")
     error([prof, "--topology", os.path.join(tmp, "nope.xml"), "--threads-per-node", "3,1"], "nope.xml")
     error([prof, "--topology", TWO, "--threads-per-node", "3,x"], "3,x")

@@ -2,6 +2,7 @@
 
 #include "cli/command_errors.h"
 
+#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <memory>
@@ -195,6 +196,13 @@ void run(const Opts& o) {
   if (!profile.signature)
     fail(o.profile + ": the profile has no bandwidth_signature (written by an older numaperf, or no access was classified)");
   const report::BandwidthSignature& sig = *profile.signature;
+  for (const auto& [what, k] : {std::pair<const char*, const report::SignatureShares*>{"read", &sig.read},
+                                {"write", &sig.write}}) {
+    double sum = k->static_share + k->local + k->per_thread + k->interleaved;
+    if (k->accesses > 0 && std::abs(sum - 1) > 1e-6)
+      fail(o.profile + ": bandwidth_signature.program." + what + ": the four fractions sum to " +
+           std::to_string(sum) + ", not 1");
+  }
   ClassWeights program = programWeights(sig);
   if (!(program.total() > 0)) fail(o.profile + ": the bandwidth signature has no accesses");
   if (*o.calibrationO && !*o.bandwidthO) fail("--calibration needs --thread-bandwidth GBPS (traffic per thread)");
