@@ -460,6 +460,25 @@ def signature_case(source, extra=(), check_run=None):
     return case
 
 
+def case_signature_inherited_policy(c):
+    """An interleave policy set before the program starts (numactl
+    --interleave) makes every page interleaved: the thread-local program's
+    signature turns all interleaved."""
+    numactl = shutil.which("numactl")
+    if not numactl:
+        print("SKIP: numactl not found")
+        return
+    exe = c.compile(["signature_local.c"], "signature_local")
+    env = dict(os.environ, NUMAPERF_REPORT="none")
+    env.pop("NUMAPERF_JSON", None)
+    r = subprocess.run([numactl, "--interleave=all", exe], cwd=c.work, capture_output=True, text=True,
+                       env=env, timeout=120)
+    check(r.returncode == 0, "exit status %d: %s" % (r.returncode, r.stderr))
+    prog = c.profile("signature_local")["bandwidth_signature"]["program"]
+    for kind in ("read", "write"):
+        check(prog[kind]["interleaved"] > 0.99, "%s not interleaved: %s" % (kind, prog))
+
+
 def _interleaved_sum(r):
     n = 1 << 18
     check(r.stdout == "sum %d\n" % (3 * n * (n - 1)), "program output changed: %r" % r.stdout)
