@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """bwmodel.placement.<case>: `numaperf placement` end to end, on a small
 hand-made profile whose predictions are computed by hand below.
-Usage: placement_cli_test.py NUMAPERF CASE"""
+Usage: placement_cli_test.py NUMAPERF CASE TOPOLOGY_DIR"""
 import json, os, subprocess, sys, tempfile
 
-BIN, CASE = sys.argv[1], sys.argv[2]
+BIN, CASE, TOPO = sys.argv[1], sys.argv[2], sys.argv[3]
 TWO = "pack:2 [numa] core:4 pu:1"
 FOUR = "pack:4 [numa] core:2 pu:1"
 
@@ -114,6 +114,18 @@ elif CASE == "four_nodes":
     close([g["remote_share"]], [0.325])
     assert s["round-robin"]["placement"] == [1, 1, 1, 1], s["round-robin"]["placement"]
     assert s["packed"]["placement"] == [2, 2, 0, 0], s["packed"]["placement"]
+elif CASE == "xml_and_host":
+    # Nodes of 4 and 3 PUs: 5 threads pack as 4, 1 and deal out as 3, 2.
+    d = json.loads(run(prof, "--topology", f"{TOPO}/two_nodes_uneven.xml", "--threads-per-node", "2,3",
+                       "--json").stdout)
+    assert [x["pus"] for x in d["topology"]["sockets"]] == [4, 3], d["topology"]
+    got = {x["name"]: x["placement"] for x in d["scenarios"]}
+    assert got["given"] == [2, 3] and got["round-robin"] == [3, 2] and got["packed"] == [4, 1], got
+    error([prof, "--topology", f"{TOPO}/two_nodes_uneven.xml", "--threads-per-node", "2,4"], "PU")
+    # This VM has one node (the bwmodel host test assumes so too): all local.
+    d = json.loads(run(prof, "--topology", "host", "--threads-per-node", "1", "--json").stdout)
+    for x in d["scenarios"]:
+        assert x["placement"] == [1] and x["remote_share"] == 0 and x["nodes"][0]["share"] == 1, x
 elif CASE == "text":
     out = run(prof, "--topology", TWO, "--threads-per-node", "3,1").stdout
     for needle in ("given: placement 3, 1", "round-robin: placement 2, 2", "packed: placement 4, 0",
