@@ -82,7 +82,7 @@ class SignatureClassifier {
   void finish(SignatureCounts *out);
 
  private:
-  static constexpr unsigned kMaxGroups = 96;
+  static constexpr unsigned kMaxGroups = 48;  // ~2.7 KiB of stack in the free path
   struct Group {  // shared pages of one toucher with one user count
     uint32_t tag, users;
     double own_reads, own_writes, other_reads, other_writes;

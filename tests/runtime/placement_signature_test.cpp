@@ -162,3 +162,19 @@ TEST(PlacementSignature, MergeKeepsStaticTouchersAndCapsTheTable) {
 
 }  // namespace
 }  // namespace numaperf
+
+namespace numaperf {
+namespace {
+
+TEST(PlacementSignature, ManyTouchersPastTheGroupTableStayPerThread) {
+  SignatureClassifier c;
+  for (uint32_t t = 0; t < 100; ++t) c.addPage(shared(page(t, 0, 8), 100, 1000, 0, 10));
+  SignatureCounts s;
+  c.finish(&s);
+  EXPECT_DOUBLE_EQ(s.reads[kPerThreadClass], 100 * 1000);
+  EXPECT_DOUBLE_EQ(s.writes[kLocalClass], 800);
+  EXPECT_DOUBLE_EQ(s.total(), 100 * 1008);
+}
+
+}  // namespace
+}  // namespace numaperf
