@@ -1,6 +1,7 @@
 //===- GlobalRegistration.cpp - describe a module's globals ---------------===//
 #include "GlobalRegistration.h"
 #include "Compat.h"
+#include "StringPool.h"
 
 #include "numaperf/hook_abi.h"
 
@@ -94,29 +95,6 @@ static SourceLoc sourceLocOf(const GlobalVariable &GV) {
   return {};
 }
 
-namespace {
-/// Private NUL-terminated string constants, one per distinct text.
-class StringPool {
-  Module &M;
-  StringMap<Constant *> Cache;
-
-public:
-  explicit StringPool(Module &M) : M(M) {}
-  Constant *get(StringRef S) {
-    Constant *&Slot = Cache[S];
-    if (!Slot) {
-      Constant *Init = ConstantDataArray::getString(M.getContext(), S);
-      auto *GV = new GlobalVariable(M, Init->getType(), /*isConstant=*/true,
-                                    GlobalValue::PrivateLinkage, Init,
-                                    "__numaperf.str");
-      GV->setUnnamedAddr(GlobalValue::UnnamedAddr::Global);
-      GV->setAlignment(Align(1));
-      Slot = ConstantExpr::getPointerCast(GV, getVoidPtrTy(M.getContext()));
-    }
-    return Slot;
-  }
-};
-} // namespace
 
 // void name(void) with internal linkage and no comdat, so each module keeps
 // its own copy whatever the linker does with comdat groups.

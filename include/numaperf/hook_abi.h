@@ -16,12 +16,15 @@
 extern "C" {
 #endif
 
-#define NUMAPERF_HOOK_ABI_VERSION 2u
+#define NUMAPERF_HOOK_ABI_VERSION 3u
 
 /* Names as strings, for the pass. */
 #define NUMAPERF_HOOK_PREFIX "__numaperf_"
 #define NUMAPERF_REGISTER_MODULE_NAME "__numaperf_register_module"
 #define NUMAPERF_UNREGISTER_MODULE_NAME "__numaperf_unregister_module"
+#define NUMAPERF_REGISTER_FUNCTIONS_NAME "__numaperf_register_functions"
+#define NUMAPERF_UNREGISTER_FUNCTIONS_NAME "__numaperf_unregister_functions"
+#define NUMAPERF_ACTIVE_FLAG_NAME "__numaperf_active"
 
 /* Access hooks, called right before the access they describe.
  * Fixed sizes 1, 2, 4, 8 and 16 bytes have their own entry points; any other
@@ -72,6 +75,30 @@ void __numaperf_register_module(uint32_t abi_version,
 /* Emitted in a destructor of every instrumented module (dlclose). */
 void __numaperf_unregister_module(const struct numaperf_global_desc *globals,
                                   uint64_t count);
+
+/* Profiling switch, read (relaxed) at the entry of every instrumented
+ * function that has an uninstrumented twin: non-zero runs the instrumented
+ * body, zero tail-calls the twin. Written only by the runtime. */
+extern volatile uint8_t __numaperf_active;
+
+/* One record per function the pass instrumented or filtered. */
+#define NUMAPERF_FUNCTION_FILTERED 1u /* its own code is filtered out */
+struct numaperf_function_desc {
+  const char *name;   /* symbol name (mangled for C++) */
+  const char *file;   /* source file of the definition, or "" */
+  uint32_t line;      /* line of the definition, or 0 */
+  uint32_t hooks;     /* hook calls in its instrumented body */
+  uint32_t filtered;  /* accesses the filter left without a hook */
+  uint32_t flags;     /* NUMAPERF_FUNCTION_* bits */
+  uint64_t *entries;  /* entries of the instrumented body, or NULL */
+};
+
+/* Emitted after __numaperf_register_module in the module constructor (when
+ * the module has such functions) and in its destructor. */
+void __numaperf_register_functions(const struct numaperf_function_desc *fns,
+                                   uint64_t count);
+void __numaperf_unregister_functions(const struct numaperf_function_desc *fns,
+                                     uint64_t count);
 
 #ifdef __cplusplus
 }

@@ -1,6 +1,7 @@
 #include "analysis/report_builder.h"
 
 #include "analysis/bandwidth_signature.h"
+#include "analysis/instrumentation_summary.h"
 #include "analysis/issue_classifier.h"
 #include "analysis/site_aggregation.h"
 #include "analysis/thread_analysis.h"
@@ -11,6 +12,7 @@
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
 #include "report/json_io.h"
+#include "report/number_format.h"
 #include "report/remote_cost.h"
 #include "report/text_render.h"
 #include "symbolize/module_snapshot.h"
@@ -106,8 +108,18 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   objectRegistry().foldAll();
   mappingRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
+  profile.instrumentation = summarizeInstrumentation(start_ns, end_ns);
   ScoringContext context;
   context.wall_ms = profile.program.wall_ms;
+  // Accesses are only seen while profiling is on: their rates are per ms
+  // of profiled time (docs/switching.md).
+  const report::Instrumentation &in = *profile.instrumentation;
+  if (!in.always_on && in.profiled_ms > 0) {
+    context.wall_ms = in.profiled_ms;
+    profile.notes.push_back("profiling was on for " + report::formatFixed(in.profiled_ms, 1) +
+                            " of " + report::formatFixed(profile.program.wall_ms, 1) +
+                            " ms; access scores are per ms of profiled time");
+  }
   context.total_accesses = total_accesses;
   context.total_remote = total_remote;
   context.threads = profile.program.threads;
@@ -141,7 +153,11 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
     }
   }
 
-  if (!profile.program.access_data)
+  if (!profile.program.access_data && !in.always_on && in.profiled_ms <= 0)
+    profile.notes.push_back(
+        "profiling was never switched on (NUMAPERF_ACTIVE, NUMAPERF_ACTIVE_REGIONS, "
+        "numaperf_start): no access data");
+  else if (!profile.program.access_data)
     profile.notes.push_back(
         "no instrumented memory access ran: build the program with numaperf-clang / "
         "numaperf-clang++ to get access data");

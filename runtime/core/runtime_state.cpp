@@ -5,6 +5,7 @@
 #include "common/log.h"
 #include "core/fork_safety.h"
 #include "core/object_fold.h"
+#include "core/profiling_switch.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
 #include "core/stack_capture.h"
@@ -53,6 +54,7 @@ bool initialize() {
   installForkHandlers();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();
+  initProfilingSwitch(loadSwitchSettings(), g_start_ns);
   return true;
 }
 
@@ -71,12 +73,14 @@ bool ensureInitialized() {
     return profilingActive();
   }
   bool ok = initialize();
+  if (!ok) forceProfilingOff();  // instrumented code then runs its plain twins
   g_runtime_status.store(ok ? kActive : kDisabled, std::memory_order_release);
   return ok;
 }
 
 void disableProfiling(const char *why) {
   int s = g_runtime_status.exchange(kDisabled);
+  forceProfilingOff();
   if (s != kDisabled && s != kFinished) logMessage("%s; profiling is off", why);
 }
 
@@ -101,7 +105,9 @@ void finishAndReport() {
   if (!g_runtime_status.compare_exchange_strong(expected, kFinished)) return;
   RuntimeScope scope;
   threadRegistry().markCurrentThreadExited();
-  writeReport(*g_config, g_start_ns, monotonicNanos());
+  uint64_t end_ns = monotonicNanos();
+  forceProfilingOff();  // hooks after the report would count for nothing
+  writeReport(*g_config, g_start_ns, end_ns);
 }
 
 }  // namespace numaperf

@@ -127,6 +127,34 @@ json imbalanceJson(const std::optional<Imbalance>& im) {
   return j;
 }
 
+json instrumentationJson(const std::optional<Instrumentation>& in) {
+  if (!in) return json(nullptr);
+  json periods = json::array();
+  for (const ProfiledPeriod& p : in->periods)
+    periods.push_back(json{{"start_ms", number(p.start_ms)}, {"end_ms", number(p.end_ms)}});
+  json functions = json::array();
+  for (const InstrumentedFunction& f : in->functions)
+    functions.push_back(json{{"name", f.name},
+                             {"function", f.function},
+                             {"file", f.file},
+                             {"line", f.line},
+                             {"hooks", f.hooks},
+                             {"filtered_accesses", f.filtered_accesses},
+                             {"filtered", f.filtered},
+                             {"entries", f.entries},
+                             {"hook_calls", f.hook_calls}});
+  return json{{"profiling",
+               {{"initially_on", in->initially_on},
+                {"active_regions", in->active_regions},
+                {"toggle_signal",
+                 in->toggle_signal.empty() ? json(nullptr) : json(in->toggle_signal)},
+                {"always_on", in->always_on},
+                {"profiled_ms", number(in->profiled_ms)},
+                {"periods", std::move(periods)},
+                {"switches_lost", in->switches_lost}}},
+              {"functions", std::move(functions)}};
+}
+
 // ---- reading -------------------------------------------------------------
 
 const char* typeName(const json& j) {
@@ -485,6 +513,61 @@ void readSignature(const json& j, BandwidthSignature* sig, std::string* err) {
   r.u64("objects_omitted", &sig->objects_omitted);
 }
 
+void readInstrumentation(const json& j, Instrumentation* in, std::string* err) {
+  Reader r(j, "instrumentation", err);
+  if (const json* prof = r.object("profiling")) {
+    Reader p(*prof, r.path("profiling"), err);
+    p.boolean("initially_on", &in->initially_on);
+    p.strings("active_regions", &in->active_regions);
+    if (const json* sig = p.get("toggle_signal", false)) {
+      if (sig->is_string())
+        in->toggle_signal = sig->get<std::string>();
+      else if (!sig->is_null())
+        p.wrongType("toggle_signal", "a string or null", *sig);
+    }
+    p.boolean("always_on", &in->always_on);
+    p.dbl("profiled_ms", &in->profiled_ms);
+    p.u64("switches_lost", &in->switches_lost);
+    if (const json* periods = p.array("periods")) {
+      for (size_t i = 0; i < periods->size() && p.ok(); ++i) {
+        const std::string path = p.path("periods") + "[" + std::to_string(i) + "]";
+        const json& e = (*periods)[i];
+        if (!e.is_object()) {
+          *err = path + ": expected an object, got " + typeName(e);
+          break;
+        }
+        Reader q(e, path, err);
+        ProfiledPeriod period;
+        q.dbl("start_ms", &period.start_ms);
+        q.dbl("end_ms", &period.end_ms);
+        in->periods.push_back(period);
+      }
+    }
+  }
+  if (const json* fns = r.array("functions")) {
+    for (size_t i = 0; i < fns->size() && r.ok(); ++i) {
+      const std::string path = r.path("functions") + "[" + std::to_string(i) + "]";
+      const json& e = (*fns)[i];
+      if (!e.is_object()) {
+        *err = path + ": expected an object, got " + typeName(e);
+        break;
+      }
+      Reader q(e, path, err);
+      InstrumentedFunction f;
+      q.str("name", &f.name, true);
+      q.str("function", &f.function);
+      q.str("file", &f.file);
+      q.u32("line", &f.line);
+      q.u32("hooks", &f.hooks);
+      q.u32("filtered_accesses", &f.filtered_accesses);
+      q.boolean("filtered", &f.filtered);
+      q.u64("entries", &f.entries);
+      q.u64("hook_calls", &f.hook_calls);
+      in->functions.push_back(std::move(f));
+    }
+  }
+}
+
 std::optional<Profile> read(const json& j, std::string* err) {
   if (!j.is_object()) {
     *err = std::string("top level: expected an object, got ") + typeName(j);
@@ -530,6 +613,15 @@ std::optional<Profile> read(const json& j, std::string* err) {
       r.wrongType("imbalance", "an object or null", *im);
     }
   }
+  if (const json* in = r.get("instrumentation", false)) {
+    if (in->is_object()) {
+      Instrumentation value;
+      readInstrumentation(*in, &value, err);
+      p.instrumentation = std::move(value);
+    } else if (!in->is_null()) {
+      r.wrongType("instrumentation", "an object or null", *in);
+    }
+  }
   if (const json* sig = r.get("bandwidth_signature", false)) {
     if (sig->is_object()) {
       BandwidthSignature value;
@@ -565,7 +657,8 @@ json toJson(const Profile& profile) {
                 {"issues", std::move(issues)},
                 {"threads", std::move(threads)},
                 {"imbalance", imbalanceJson(profile.imbalance)},
-                {"bandwidth_signature", signatureJson(profile.signature)}};
+                {"bandwidth_signature", signatureJson(profile.signature)},
+                {"instrumentation", instrumentationJson(profile.instrumentation)}};
   } catch (...) {
     return json{{"schema_version", kSchemaVersion}, {"error", "out of memory"}};
   }

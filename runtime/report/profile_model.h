@@ -120,6 +120,36 @@ struct BandwidthSignature {
   uint64_t objects_omitted = 0;          // lighter objects left out of the list
 };
 
+// What was instrumented and when profiling was on (docs/filters.md,
+// docs/switching.md).
+struct InstrumentedFunction {
+  std::string name;       // symbol name
+  std::string function;   // demangled
+  std::string file;
+  uint32_t line = 0;
+  uint32_t hooks = 0;              // hook calls in its instrumented body
+  uint32_t filtered_accesses = 0;  // accesses the filter left without a hook
+  bool filtered = false;           // its own code is filtered out
+  uint64_t entries = 0;            // entries while profiling was on
+  uint64_t hook_calls = 0;         // estimate: entries x hooks
+};
+
+struct ProfiledPeriod {
+  double start_ms = 0;  // from the runtime's start
+  double end_ms = 0;
+};
+
+struct Instrumentation {
+  bool initially_on = true;                 // NUMAPERF_ACTIVE
+  std::vector<std::string> active_regions;  // NUMAPERF_ACTIVE_REGIONS
+  std::string toggle_signal;                // "" = none
+  bool always_on = true;                    // profiled the whole run
+  double profiled_ms = 0;
+  std::vector<ProfiledPeriod> periods;
+  uint64_t switches_lost = 0;               // beyond the switch log
+  std::vector<InstrumentedFunction> functions;  // most hook calls first
+};
+
 struct Profile {
   int schema_version = kSchemaVersion;
   ProgramInfo program;
@@ -129,6 +159,7 @@ struct Profile {
   std::vector<ThreadRecord> threads;   // index order; empty in older files
   std::optional<Imbalance> imbalance;  // none without worker threads
   std::optional<BandwidthSignature> signature;  // none in older files
+  std::optional<Instrumentation> instrumentation;  // none in older files
 };
 
 }  // namespace numaperf::report

@@ -91,6 +91,32 @@ std::string thresholdsText(const json& thresholds) {
   return s;
 }
 
+// Only what differs from "every function, the whole run".
+void renderInstrumentation(const Profile& p, Writer& w) {
+  if (!p.instrumentation) return;
+  const Instrumentation& in = *p.instrumentation;
+  if (!in.always_on) {
+    std::string periods;
+    for (const ProfiledPeriod& period : in.periods)
+      periods += (periods.empty() ? "" : ", ") + formatFixed(period.start_ms, 1) + "-" +
+                 formatFixed(period.end_ms, 1);
+    std::string text = formatFixed(in.profiled_ms, 1) + " of " +
+                       formatFixed(p.program.wall_ms, 1) + " ms in " +
+                       std::to_string(in.periods.size()) +
+                       (in.periods.size() == 1 ? " period" : " periods");
+    if (!periods.empty()) text += " (" + periods + " ms)";
+    w.wrapped(text, "profiled:   ", "            ");
+  }
+  size_t filtered = 0, instrumented = 0;
+  for (const InstrumentedFunction& f : in.functions) {
+    if (f.filtered) ++filtered;
+    if (f.hooks > 0) ++instrumented;
+  }
+  if (filtered > 0)
+    w.line("functions:  " + std::to_string(instrumented) + " instrumented, " +
+           std::to_string(filtered) + " filtered out");
+}
+
 void renderHeader(const Profile& p, Writer& w) {
   const ProgramInfo& prog = p.program;
   w.line("numaperf NUMA report", kBold);
@@ -104,6 +130,7 @@ void renderHeader(const Profile& p, Writer& w) {
     w.line("accesses:   none (no instrumented code ran)");
   }
   w.wrapped(thresholdsText(p.thresholds), "thresholds: ", "            ");
+  renderInstrumentation(p, w);
 }
 
 // ---- one issue --------------------------------------------------------------

@@ -76,12 +76,13 @@ class Case:
         check(r.returncode == 0, "compile failed: %s\n%s" % (" ".join(cmd), r.stderr))
         return os.path.join(self.work, output)
 
-    def run(self, exe, env=None, expect_status=0):
+    def run(self, exe, env=None, expect_status=0, args=()):
         full_env = dict(os.environ)
-        full_env.pop("NUMAPERF_JSON", None)
-        full_env.pop("NUMAPERF_REPORT", None)
+        for k in ("NUMAPERF_JSON", "NUMAPERF_REPORT", "NUMAPERF_ACTIVE",
+                  "NUMAPERF_ACTIVE_REGIONS", "NUMAPERF_TOGGLE_SIGNAL"):
+            full_env.pop(k, None)
         full_env.update(env or {})
-        r = subprocess.run([exe], cwd=self.work, capture_output=True, text=True,
+        r = subprocess.run([exe, *args], cwd=self.work, capture_output=True, text=True,
                            env=full_env, timeout=120)
         check(r.returncode == expect_status,
               "exit status %d, expected %d\nstderr:\n%s" % (r.returncode, expect_status, r.stderr))
@@ -594,6 +595,136 @@ def case_calibration(c):
     r = c.run(exe, env={"NUMAPERF_CALIBRATION": "/nonexistent.json", "NUMAPERF_JSON": "none"})
     check("numaperf: NUMAPERF_CALIBRATION: cannot read calibration file" in r.stderr,
           "no message for a missing calibration file:\n" + r.stderr)
+
+
+# ---- selective instrumentation (docs/filters.md, docs/switching.md) ----
+
+def _line_of(source, marker):
+    with open(os.path.join(PROGRAMS, source)) as f:
+        for number, text in enumerate(f, 1):
+            if marker in text:
+                return number
+    raise Failure("no %r in %s" % (marker, source))
+
+
+def _take_profile(c, exe_name, keep_as=None):
+    """The run's profile; the file is removed (or renamed) for the next run."""
+    found = [f for f in os.listdir(c.work)
+             if f.startswith("numaperf-%s-" % exe_name) and f.endswith(".json")]
+    check(len(found) == 1, "expected one profile for %s, found %s" % (exe_name, found))
+    path = os.path.join(c.work, found[0])
+    with open(path) as f:
+        p = json.load(f)
+    if keep_as:
+        os.rename(path, os.path.join(c.work, keep_as))
+    else:
+        os.remove(path)
+    return p
+
+
+def _remote_lines(p):
+    return sorted(i["object"]["site"]["line"] for i in p["issues"] if i["kind"] == "remote_access")
+
+
+def _functions(p):
+    return {f["function"]: f for f in p["instrumentation"]["functions"]}
+
+
+def _hook_calls(p):
+    return sum(f["hook_calls"] for f in p["instrumentation"]["functions"])
+
+
+PHASE1 = ("phases.c", "EXPECT: remote_access")
+PHASE2 = ("phases.c", "PHASE2: remote_access")
+
+
+def case_switch_region(c):
+    exe = c.compile(["phases.c"], "phases")
+    first, second = _line_of(*PHASE1), _line_of(*PHASE2)
+    r = c.run(exe)
+    whole = _take_profile(c, "phases")
+    check(_remote_lines(whole) == [first, second],
+          "whole run: expected issues at lines %d and %d, got %s" % (first, second, whole["issues"]))
+    check(whole["instrumentation"]["profiling"]["always_on"], "whole run not always on")
+    r = c.run(exe, env={"NUMAPERF_ACTIVE_REGIONS": "solve"})
+    check(r.stdout == "done\n", "program output changed: %r" % r.stdout)
+    p = _take_profile(c, "phases")
+    check_issues_match_markers(p, "phases.c")  # the region's issue, nothing outside it
+    prof = p["instrumentation"]["profiling"]
+    check(not prof["always_on"] and prof["active_regions"] == ["solve"], "profiling: %s" % prof)
+    check(len(prof["periods"]) == 1 and 0 < prof["profiled_ms"] < p["program"]["wall_ms"],
+          "expected one period shorter than the run: %s" % prof)
+    check(0 < p["program"]["total_accesses"] < whole["program"]["total_accesses"],
+          "accesses outside the region were counted")
+    check("profiled:" in r.stderr, "text report lacks the profiled periods:\n" + r.stderr)
+
+
+def case_switch_off_and_signal(c):
+    exe = c.compile(["phases.c"], "phases")
+    r = c.run(exe, env={"NUMAPERF_ACTIVE": "0"})
+    check(r.stdout == "done\n", "program output changed: %r" % r.stdout)
+    p = _take_profile(c, "phases")
+    check(p["issues"] == [] and p["program"]["total_accesses"] == 0,
+          "profiling off still saw accesses: %s" % p["program"])
+    check(p["instrumentation"]["profiling"]["periods"] == [], "periods while off")
+    # Off at start, the signal (raised by the program between the phases)
+    # switches it on: only the second phase is profiled.
+    r = c.run(exe, env={"NUMAPERF_ACTIVE": "0", "NUMAPERF_TOGGLE_SIGNAL": "SIGUSR2"},
+              args=["signal"])
+    check(r.stdout == "done\n", "program output changed: %r" % r.stdout)
+    p = _take_profile(c, "phases")
+    check(_remote_lines(p) == [_line_of(*PHASE2)], "expected the second phase's issue only: %s"
+          % json.dumps(p["issues"])[:2000])
+    check(p["instrumentation"]["profiling"]["toggle_signal"] == "SIGUSR2", "signal not reported")
+
+
+def case_filter_drops_hooks(c):
+    filt = os.path.join(c.work, "drop.filter")
+    with open(filt, "w") as f:
+        f.write("# second phase's reader\nfun:read_other\n")
+    exe = c.compile(["phases.c"], "phases", extra=["--numaperf-filter=" + filt])
+    dis = subprocess.run(["objdump", "-d", "--no-show-raw-insn", exe], capture_output=True,
+                         text=True).stdout
+    body = dis.split("<read_other>:", 1)
+    check(len(body) == 2, "read_other not found in the disassembly")
+    body = body[1].split("\n\n", 1)[0]
+    check("__numaperf_" not in body, "filtered function read_other calls hooks:\n" + body)
+    check("read_other.numaperf.off" not in dis, "a function without hooks got a twin")
+    check("read_shared.numaperf.off" in dis, "kept function read_shared has no twin")
+    c.run(exe)
+    p = _take_profile(c, "phases")
+    fns = _functions(p)
+    check(fns.get("read_other", {}).get("filtered") and fns["read_other"]["hooks"] == 0,
+          "read_other not reported as filtered: %s" % fns.get("read_other"))
+    check(fns.get("read_shared", {}).get("hooks", 0) > 0, "read_shared lost its hooks")
+    check(_remote_lines(p) == [_line_of(*PHASE1)],
+          "expected only the unfiltered phase's issue: %s" % json.dumps(p["issues"])[:2000])
+
+
+def case_select_keeps_issues(c):
+    exe = c.compile(["phases.c"], "phases")
+    c.run(exe)
+    full = _take_profile(c, "phases", keep_as="full.json")
+    filt = os.path.join(c.work, "selected.filter")
+    r = subprocess.run([os.path.join(c.bin, "numaperf"), "select",
+                        os.path.join(c.work, "full.json"), "-o", filt],
+                       capture_output=True, text=True)
+    check(r.returncode == 0, "numaperf select failed: %s" % r.stderr)
+    with open(filt) as f:
+        text = f.read()
+    entries = [l[4:] for l in text.splitlines() if l.startswith("fun:")]
+    check("bump" in entries, "the hot function without issue was not dropped:\n" + text)
+    for kept in ("read_shared", "read_other", "main", "phase"):
+        check(kept not in entries, "%s (behind an issue) was dropped:\n%s" % (kept, text))
+    exe2 = c.compile(["phases.c"], "phases_sel", extra=["--numaperf-filter=" + filt])
+    c.run(exe2)
+    sel = _take_profile(c, "phases_sel")
+    check(_remote_lines(sel) == _remote_lines(full),
+          "issues changed: %s vs %s" % (_remote_lines(sel), _remote_lines(full)))
+    check(_hook_calls(sel) * 2 < _hook_calls(full),
+          "estimated hook calls not cut: %d vs %d" % (_hook_calls(sel), _hook_calls(full)))
+    check(sel["program"]["total_accesses"] < full["program"]["total_accesses"],
+          "accesses not cut")
 
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}

@@ -323,3 +323,23 @@ TEST(ResponseFiles, DashDashInsideResponseFile) {
   EXPECT_EQ(p.args.back(), "@r.rsp");  // nothing appended after an implicit "--"
   EXPECT_TRUE(has(p.args, "-Wl,-rpath,/P/lib"));
 }
+
+TEST(WrapperOptions, FilterIsTakenOut) {
+  Args a = {"-O2", "--numaperf-filter=f.txt", "-c", "x.c"};
+  std::string filter, error;
+  ASSERT_TRUE(takeWrapperOptions(&a, &filter, &error));
+  EXPECT_EQ(filter, "f.txt");
+  EXPECT_EQ(a, (Args{"-O2", "-c", "x.c"}));
+
+  Args b = {"--numaperf-filter", "a.txt", "x.c", "--numaperf-filter=b.txt", "--",
+            "--numaperf-filter=c"};
+  ASSERT_TRUE(takeWrapperOptions(&b, &filter, &error));
+  EXPECT_EQ(filter, "b.txt");  // the last one wins; after "--" it is an input
+  EXPECT_EQ(b, (Args{"x.c", "--", "--numaperf-filter=c"}));
+
+  Args c = {"x.c", "--numaperf-filter"};
+  EXPECT_FALSE(takeWrapperOptions(&c, &filter, &error));
+  EXPECT_EQ(error, "missing file after --numaperf-filter");
+  Args d = {"x.c", "--numaperf-filter="};
+  EXPECT_FALSE(takeWrapperOptions(&d, &filter, &error));
+}

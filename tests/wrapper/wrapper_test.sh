@@ -264,6 +264,27 @@ make-project)
   run ./demo; expect_rc 7 "demo"
   ;;
 
+filter)
+  note "--numaperf-filter=FILE: filtered functions get no hooks, the flag never reaches clang"
+  printf 'int a(int *p) { return *p; }\nint b(int *p) { return *p; }\n' > two.c
+  printf 'fun:b\n' > drop-b.txt
+  run env NUMAPERF_WRAPPER_VERBOSE=1 "$W" --numaperf-filter=drop-b.txt -O1 -S two.c -o two.s; expect_rc 0 "filter flag"
+  grep -q -- 'numaperf-filter' out.txt && fail "--numaperf-filter passed to clang"
+  sed -n '/^a:/,/\.cfi_endproc/p' two.s | grep -q '__numaperf_load4' || fail "kept function a lost its hook"
+  sed -n '/^b:/,/\.cfi_endproc/p' two.s | grep -q '__numaperf_load4' && fail "filtered function b has a hook"
+  note "NUMAPERF_FILTER in the environment does the same (build systems)"
+  run env NUMAPERF_FILTER="$PWD/drop-b.txt" "$W" -O1 -S two.c -o two-env.s; expect_rc 0 "filter env"
+  sed -n '/^b:/,/\.cfi_endproc/p' two-env.s | grep -q '__numaperf_load4' && fail "env filter ignored"
+  note "a missing or malformed filter file fails the build with file and line"
+  run "$W" --numaperf-filter=nope.txt -c two.c -o x.o; expect_rc 1 "missing filter"
+  grep -q "numaperf-clang: cannot read filter file 'nope.txt'" out.txt || { cat out.txt; fail "missing filter message"; }
+  printf 'fun:a\nbogus line\n' > bad.txt
+  run "$W" --numaperf-filter=bad.txt -c two.c -o x.o
+  [ "$rc" -ne 0 ] || fail "malformed filter accepted"
+  grep -q "bad.txt:2: malformed line 'bogus line'" out.txt || { cat out.txt; fail "no file:line in the error"; }
+  run "$W" -c two.c --numaperf-filter; expect_rc 2 "filter without value"
+  ;;
+
 configure-probe)
   note "./configure CC=numaperf-clang (autoconf-style probes)"
   run "$HERE/project/configure" CC="$W"; expect_rc 0 "configure"

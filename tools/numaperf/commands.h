@@ -9,13 +9,15 @@ void registerReportCommand(CLI::App& app);  // cmd_report.cpp
 void registerCheckCommand(CLI::App& app);   // cmd_check.cpp
 void registerDiffCommand(CLI::App& app);    // cmd_diff.cpp
 void registerRunCommand(CLI::App& app);     // cmd_run.cpp
+void registerSelectCommand(CLI::App& app);  // cmd_select.cpp
 
-// All four, in the order --help lists them.
+// All five, in the order --help lists them.
 inline void registerBuiltinCommands(CLI::App& app) {
   registerRunCommand(app);
   registerReportCommand(app);
   registerCheckCommand(app);
   registerDiffCommand(app);
+  registerSelectCommand(app);
 }
 
 }  // namespace numaperf::cli

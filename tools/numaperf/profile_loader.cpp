@@ -52,6 +52,8 @@ class UnknownWalker {
         const json& issues = it.value();
         for (size_t i = 0; i < issues.size() && !full(); ++i)
           issue(issues[i], "issues[" + std::to_string(i) + "]");
+      } else if (k == "instrumentation") {
+        instrumentation(it.value());
       } else if (!inList(k, {"schema_version", "thresholds", "notes", "issues", "threads", "imbalance",
                              "bandwidth_signature"})) {
         add(k);
@@ -82,6 +84,27 @@ class UnknownWalker {
       } else if (!inList(k, {"kind", "score", "normalized_score", "threshold", "fix",
                              "evidence"})) {
         add(path + "." + k);
+      }
+    }
+  }
+
+  void instrumentation(const json& obj) {
+    if (!obj.is_object()) return;
+    for (auto it = obj.begin(); it != obj.end(); ++it) {
+      const std::string& k = it.key();
+      const std::string path = "instrumentation." + k;
+      if (k == "profiling") {
+        fields(it.value(), path,
+               {"initially_on", "active_regions", "toggle_signal", "always_on", "profiled_ms",
+                "periods", "switches_lost"});
+      } else if (k == "functions" && it.value().is_array()) {
+        const json& fns = it.value();
+        for (size_t i = 0; i < fns.size() && !full(); ++i)
+          fields(fns[i], path + "[" + std::to_string(i) + "]",
+                 {"name", "function", "file", "line", "hooks", "filtered_accesses", "filtered",
+                  "entries", "hook_calls"});
+      } else {
+        add(path);
       }
     }
   }

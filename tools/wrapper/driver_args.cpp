@@ -140,6 +140,38 @@ std::vector<std::string> expandResponseFiles(const std::vector<std::string> &arg
   return out;
 }
 
+bool takeWrapperOptions(std::vector<std::string> *args, std::string *filter,
+                        std::string *error) {
+  static const std::string kFilter = "--numaperf-filter";
+  std::vector<std::string> kept;
+  filter->clear();
+  for (size_t i = 0; i < args->size(); ++i) {
+    const std::string &a = (*args)[i];
+    if (a == "--") {  // inputs from here on
+      kept.insert(kept.end(), args->begin() + long(i), args->end());
+      break;
+    }
+    if (a == kFilter) {
+      if (i + 1 >= args->size()) {
+        *error = "missing file after " + kFilter;
+        return false;
+      }
+      *filter = (*args)[++i];
+    } else if (startsWith(a, "--numaperf-filter=")) {
+      *filter = a.substr(kFilter.size() + 1);
+    } else {
+      kept.push_back(a);
+      continue;
+    }
+    if (filter->empty()) {
+      *error = "missing file after " + kFilter;
+      return false;
+    }
+  }
+  *args = std::move(kept);
+  return true;
+}
+
 const char *modeName(Mode m) {
   switch (m) {
     case Mode::PassThrough: return "pass-through";

@@ -26,6 +26,13 @@ bool readFile(const std::string &path, std::string *out);
 std::vector<std::string> expandResponseFiles(const std::vector<std::string> &args,
                                              const FileReader &reader = readFile);
 
+// Removes the wrapper's own options from the command line:
+// --numaperf-filter=FILE or --numaperf-filter FILE (the last one wins; its
+// file ends up in *filter, "" if none). They never reach clang. Returns false
+// with *error set when the option has no value.
+bool takeWrapperOptions(std::vector<std::string> *args, std::string *filter,
+                        std::string *error);
+
 // How far the driver goes: the last phase it runs.
 enum class Mode {
   PassThrough, // --version, -###, -print-*, --help, no inputs ...: untouched

@@ -149,7 +149,18 @@ int main(int argc, char **argv) {
                  envName + ")");
 
   std::vector<std::string> userArgs(argv + (argc > 0 ? 1 : 0), argv + argc);
+  std::string filter, error;
+  if (!takeWrapperOptions(&userArgs, &filter, &error)) die(2, error);
   if (disabled) run(compiler, userArgs, verbose, "disabled");
+  if (!filter.empty()) {
+    // The pass reads NUMAPERF_FILTER (clang parses -mllvm before it loads
+    // -fpass-plugin, so an option of the plugin cannot be passed that way).
+    // Absolute, so that a build that changes directory still finds it.
+    std::string abs = realPath(filter);
+    if (abs.empty() || !isFile(abs))
+      die(1, "cannot read filter file '" + filter + "': " + std::strerror(errno ? errno : ENOENT));
+    setenv("NUMAPERF_FILTER", abs.c_str(), 1);
+  }
 
   const Analysis analysis = analyze(expandResponseFiles(userArgs));
   if (analysis.mode == Mode::PassThrough) run(compiler, userArgs, verbose, "pass-through");

@@ -1,0 +1,45 @@
+// Exported entry points of run-time switching: the public API behind
+// include/numaperf/numaperf.h (reached through weak references, so a
+// program runs unchanged without the runtime) and the function tables that
+// instrumented modules register (hook_abi.h).
+#include "numaperf/hook_abi.h"
+
+#include "core/function_registry.h"
+#include "core/profiling_switch.h"
+#include "core/runtime_state.h"
+
+#define NP_EXPORT extern "C" __attribute__((visibility("default")))
+
+// The profiling switch (core/profiling_switch.cpp writes it). On until the
+// runtime decides otherwise, so instrumented constructors that run before
+// the runtime initialises are profiled as without twins.
+NP_EXPORT volatile uint8_t __numaperf_active = 1;
+
+NP_EXPORT void __numaperf_api_start(void) {
+  if (numaperf::ensureInitialized()) numaperf::setProfilingWanted(true);
+}
+
+NP_EXPORT void __numaperf_api_stop(void) {
+  if (numaperf::ensureInitialized()) numaperf::setProfilingWanted(false);
+}
+
+NP_EXPORT void __numaperf_api_region_begin(const char *name) {
+  if (numaperf::ensureInitialized()) numaperf::regionBegin(name);
+}
+
+NP_EXPORT void __numaperf_api_region_end(const char *name) {
+  if (numaperf::ensureInitialized()) numaperf::regionEnd(name);
+}
+
+NP_EXPORT void __numaperf_register_functions(const numaperf_function_desc *fns,
+                                             uint64_t count) {
+  // Registered even when profiling is off: the ABI check ran just before.
+  numaperf::RuntimeScope scope;
+  numaperf::functionRegistry().add(fns, count);
+}
+
+NP_EXPORT void __numaperf_unregister_functions(const numaperf_function_desc *fns,
+                                               uint64_t count) {
+  numaperf::RuntimeScope scope;
+  numaperf::functionRegistry().remove(fns, count);
+}
