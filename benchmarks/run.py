@@ -418,6 +418,9 @@ class Harness:
             s.update(source=w["src"], args=argv, stresses=w["stresses"], builds=builds, runs=runs)
             results.append(s)
         summary = self.print_table(results)
+        if self.o.selective:  # benchmarks/selective.py: profiling off, derived filter
+            import selective
+            summary["selective"] = selective.run(self, selected, results, timed_run, log)
         if not self.o.no_json:
             self.write_json(results, summary)
         if self.failures:
@@ -583,6 +586,9 @@ def parse_args(argv):
     ap.add_argument("--cc", help="native C compiler (default: the one numaperf-clang runs)")
     ap.add_argument("--cxx", help="native C++ compiler (default: the one numaperf-clang++ runs)")
     ap.add_argument("--list", action="store_true", help="list the workloads and exit")
+    ap.add_argument("--selective", action="store_true",
+                    help="also measure the numaperf build with profiling off (NUMAPERF_ACTIVE=0) "
+                         "and with a filter from `numaperf select` (benchmarks/selective.py)")
     o = ap.parse_args(argv)
     if o.reps is None:
         o.reps = 1 if o.quick else 3

@@ -1,0 +1,170 @@
+"""Selective-instrumentation modes of the benchmark harness (run.py --selective).
+
+After the main table, for every workload whose three builds ran:
+  profiling off   the numaperf build run with NUMAPERF_ACTIVE=0, alternated
+                  with the native build: its time ratio to native (target: within
+                  5%, docs/switching.md). Every instrumented function then runs its
+                  uninstrumented twin after one load and one branch at entry.
+  selected        `numaperf select` on the first numaperf profile of the main run
+                  writes a filter; the workload is rebuilt with
+                  --numaperf-filter=FILE and run alternately with the full numaperf
+                  build: time ratio selected/full (and to native), and how many
+                  of the full profile's issues the selected profile still reports.
+See docs/benchmarks.md and docs/filters.md.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+
+OFF_TARGET = 1.05
+
+
+def _issue_keys(profile):
+    """Issue identities that do not depend on scores: kind and object site."""
+    keys = set()
+    for i in profile.get("issues", []):
+        site = i.get("object", {}).get("site", {})
+        name = i.get("object", {}).get("name")
+        keys.add((i.get("kind"), name or "%s:%s" % (os.path.basename(site.get("file", "")),
+                                                   site.get("line", 0))))
+    return keys
+
+
+def _load(path):
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return None
+
+
+def _clean_env():
+    env = dict(os.environ)
+    for k in list(env):
+        if k.startswith("NUMAPERF_"):
+            del env[k]
+    return env
+
+
+def _median_runs(h, run, variants, argv, rundir, log):
+    """Runs each (name, path, extra env) variant h.o.reps times, rotating the
+    order; returns name -> median seconds (None if a run failed) and the
+    profiles written by runs that asked for one."""
+    times = {name: [] for name, _, _ in variants}
+    profiles = {name: [] for name, _, _ in variants}
+    for rep in range(h.o.reps):
+        k = rep % len(variants)
+        for name, path, extra in variants[k:] + variants[:k]:
+            base = os.path.join(rundir, "%s-%d" % (name, rep))
+            env = _clean_env()
+            env["NUMAPERF_JSON"] = base + ".json"
+            env["NUMAPERF_REPORT"] = "none"
+            env.update(extra)
+            st, wall, _, _ = run(h.measure, [path] + argv, env, h.o.timeout, base + ".out")
+            log("  %-9s rep %d: %-7s %7.3fs %s" % (name, rep + 1, st["status"], wall or 0,
+                                                   st.get("detail", "")))
+            times[name].append(wall if st["status"] == "ok" else None)
+            if os.path.exists(base + ".json"):
+                profiles[name].append(base + ".json")
+    med = {n: (statistics.median(v) if v and None not in v else None) for n, v in times.items()}
+    return med, profiles
+
+
+def run(h, selected, results, timed_run, log):
+    """Measures both modes for the workloads of `results`; prints a table and
+    returns the summary stored in the result file."""
+    numaperf_tool = os.path.join(h.build_dir, "bin", "numaperf")
+    rows = []
+    log("\nselective instrumentation (profiling off, profile-derived filter):")
+    for w, s in zip(selected, results):
+        builds = s.get("builds", {})
+        if not all(builds.get(v, {}).get("ok") for v in ("native", "numaperf")):
+            continue
+        log("%s:" % w["name"])
+        row = dict(name=w["name"])
+        rundir = os.path.join(h.work, "runs-selective", w["name"])
+        os.makedirs(rundir, exist_ok=True)
+        argv = s["args"]
+        # -- profiling off
+        med, _ = _median_runs(h, timed_run, [
+            ("native", builds["native"]["path"], {}),
+            ("off", builds["numaperf"]["path"], {"NUMAPERF_ACTIVE": "0"})], argv, rundir, log)
+        if med["native"] and med["off"]:
+            row["off_ratio"] = med["off"] / med["native"]
+        # -- profile-derived filter
+        full = next((r["profile"] for r in s["runs"].get("numaperf", [])
+                     if r.get("status") == "ok" and os.path.exists(r.get("profile", ""))), None)
+        if full is None:
+            row["problem"] = "no full profile"
+            rows.append(row)
+            continue
+        filt = os.path.join(rundir, "selected.filter")
+        r = subprocess.run([numaperf_tool, "select", full, "-o", filt], capture_output=True,
+                           text=True)
+        if r.returncode != 0:
+            row["problem"] = "numaperf select failed: " + r.stderr.strip()[-300:]
+            rows.append(row)
+            continue
+        with open(filt) as f:
+            row["dropped_functions"] = sum(1 for l in f if l.startswith("fun:"))
+        out = os.path.join(h.work, "selected", w["name"])
+        os.makedirs(os.path.dirname(out), exist_ok=True)
+        cmd = h.build_cmd(w, "numaperf", out)
+        cmd.insert(1, "--numaperf-filter=" + filt)
+        b = subprocess.run(cmd, capture_output=True, text=True, env=_clean_env())
+        if b.returncode != 0:
+            row["problem"] = "selected build failed: " + b.stderr.strip()[-300:]
+            rows.append(row)
+            continue
+        med, profiles = _median_runs(h, timed_run, [
+            ("full", builds["numaperf"]["path"], {}),
+            ("selected", out, {})], argv, rundir, log)
+        if med["full"] and med["selected"]:
+            row["selected_vs_full"] = med["selected"] / med["full"]
+            nat = s["median"].get("native", {}).get("seconds")
+            if nat:
+                row["selected_ratio"] = med["selected"] / nat
+                row["full_ratio"] = med["full"] / nat
+        full_keys = _issue_keys(_load(full) or {})
+        sel = [_load(p) for p in profiles["selected"]]
+        kept = [len(full_keys & _issue_keys(p)) for p in sel if p]
+        row["issues_full"] = len(full_keys)
+        row["issues_kept"] = min(kept) if kept else None
+        rows.append(row)
+
+    def fx(x):
+        return "%.2fx" % x if x is not None else "-"
+
+    hdr = "%-13s %9s %9s %9s %9s %8s %s" % ("workload", "off/nat", "full/nat", "sel/nat",
+                                           "sel/full", "dropped", "issues kept")
+    lines = [hdr, "-" * len(hdr)]
+    for r in rows:
+        kept = "-" if r.get("issues_kept") is None else "%d/%d" % (r["issues_kept"],
+                                                                  r["issues_full"])
+        lines.append("%-13s %9s %9s %9s %9s %8s %s%s" % (
+            r["name"], fx(r.get("off_ratio")), fx(r.get("full_ratio")),
+            fx(r.get("selected_ratio")), fx(r.get("selected_vs_full")),
+            r.get("dropped_functions", "-"), kept,
+            ("  " + r["problem"]) if r.get("problem") else ""))
+    summary = dict(rows=rows, off_target=OFF_TARGET)
+    for key in ("off_ratio", "selected_vs_full"):
+        vals = [r[key] for r in rows if r.get(key)]
+        if vals:
+            g = 1.0
+            for v in vals:
+                g *= v
+            g **= 1.0 / len(vals)
+            summary[key + "_geomean"] = g
+            summary[key + "_worst"] = max(vals)
+    lines.append("-" * len(hdr))
+    if "off_ratio_geomean" in summary:
+        lines.append("profiling off: geomean %.3fx, worst %.3fx of native (target <= %.2fx: %s)" % (
+            summary["off_ratio_geomean"], summary["off_ratio_worst"], OFF_TARGET,
+            "met" if summary["off_ratio_worst"] <= OFF_TARGET else "NOT met"))
+    if "selected_vs_full_geomean" in summary:
+        lines.append("profile-derived filter: geomean %.3fx of the full numaperf time" %
+                     summary["selected_vs_full_geomean"])
+    print("\n" + "\n".join(lines), flush=True)
+    return summary
