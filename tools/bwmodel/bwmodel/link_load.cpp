@@ -44,6 +44,14 @@ std::optional<double> utilisation(double r, double w, const Capacities& k) {
 
 }  // namespace
 
+probe::Calibration loadCalibration(const std::string& path) {
+  try {
+    return probe::readCalibration(path);
+  } catch (const probe::CalibrationError& e) {
+    throw BwmodelError("calibration file '" + path + "': " + e.what());
+  }
+}
+
 LoadPrediction predictLoad(const Matrix& read, const Matrix& write, const Placement& p, const Machine& m,
                            double threadReadGBps, double threadWriteGBps, const probe::Calibration* cal) {
   LoadPrediction out;

@@ -45,6 +45,9 @@ struct LoadPrediction {
   std::vector<std::string> notes;
 };
 
+// Reads a `numaperf probe calibrate` file; throws BwmodelError naming it.
+probe::Calibration loadCalibration(const std::string& path);
+
 // Throws BwmodelError when the calibration lacks a socket's node.
 LoadPrediction predictLoad(const Matrix& read, const Matrix& write, const Placement& p, const Machine& m,
                            double threadReadGBps, double threadWriteGBps,

@@ -116,11 +116,7 @@ void run(const Opts& o) {
   if (*o.bandwidthO) {
     std::unique_ptr<probe::Calibration> cal;
     if (*o.calibrationO) {
-      try {
-        cal = std::make_unique<probe::Calibration>(probe::readCalibration(o.calibration));
-      } catch (const probe::CalibrationError& e) {
-        fail("calibration file '" + o.calibration + "': " + e.what());
-      }
+      cal = std::make_unique<probe::Calibration>(loadCalibration(o.calibration));
       p.calibrationSource = o.calibration;
     }
     p.load = predictLoad(p.readMatrix, p.writeMatrix, p.placement, p.machine, o.threadGBps * (1 - o.writeShare),

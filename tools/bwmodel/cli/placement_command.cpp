@@ -214,11 +214,7 @@ void run(const Opts& o) {
   const unsigned threads = totalThreads(given);
   std::unique_ptr<probe::Calibration> cal;
   if (*o.calibrationO) {
-    try {
-      cal = std::make_unique<probe::Calibration>(probe::readCalibration(o.calibration));
-    } catch (const probe::CalibrationError& e) {
-      fail("calibration file '" + o.calibration + "': " + e.what());
-    }
+    cal = std::make_unique<probe::Calibration>(loadCalibration(o.calibration));
   }
 
   std::vector<Scenario> scenarios;
