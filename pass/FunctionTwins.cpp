@@ -1,5 +1,6 @@
 //===- FunctionTwins.cpp - run-time switching between two bodies ----------===//
 #include "FunctionTwins.h"
+#include "Compat.h"
 
 #include "numaperf/hook_abi.h"
 
@@ -8,6 +9,7 @@
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/IntrinsicInst.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Transforms/Utils/Cloning.h"
 #include "llvm/Transforms/Utils/ValueMapper.h"
@@ -24,6 +26,14 @@ Function *cloneTwin(Function &F) {
   for (const Argument &A : F.args())
     if (A.hasInAllocaAttr() || A.hasPreallocatedAttr())
       return nullptr;
+  // A coroutine not yet split (the pass can run before CoroSplit at -O0)
+  // must not be duplicated: its frame and resume functions are built later.
+  for (const BasicBlock &BB : F)
+    for (const Instruction &I : BB)
+      if (auto *II = dyn_cast<IntrinsicInst>(&I))
+        if (II->getCalledFunction() &&
+            hasPrefix(II->getCalledFunction()->getName(), "llvm.coro."))
+          return nullptr;
   ValueToValueMapTy VMap;
   // Clones the body and (LocalChangesOnly) gives the twin its own
   // DISubprogram with the same names, so both symbolize as F.

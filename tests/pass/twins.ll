@@ -63,7 +63,19 @@ define void @vararg(i32* %p, ...) {
 ; CHECK:         call void @__numaperf_store4(ptr %p)
 ; CHECK-NOT:   @vararg.numaperf.off
 
+; A coroutine before CoroSplit (the -O0 pipeline) is not duplicated.
+define i8* @coro(i32* %p) {
+  %id = call token @llvm.coro.id(i32 0, i8* null, i8* null, i8* null)
+  store i32 1, i32* %p
+  ret i8* null
+}
+; CHECK-LABEL: define ptr @coro(ptr %p)
+; CHECK-NOT:     @__numaperf_active
+; CHECK:         call void @__numaperf_store4(ptr %p)
+; CHECK-NOT:   @coro.numaperf.off
+
 declare void @escape(i32**)
+declare token @llvm.coro.id(i32, i8*, i8*, i8*)
 
 ; CHECK: attributes #[[TWINATTR]] = { noinline }
 ; CHECK-DAG: [[L0]] = !DILocation(line: 0, scope: !{{[0-9]+}})
