@@ -14,6 +14,7 @@ packages=(
   libhwloc-dev hwloc libnuma-dev numactl
   libdw-dev libelf-dev nlohmann-json3-dev libcli11-dev
   libgtest-dev libgmock-dev
+  libpfm4-dev linux-perf   # counter event names; perf stat, compared against in tests
   chromium python3-jsonschema   # HTML report checked in a real browser; JSON Schema
   llvm-15-dev clang-15   # second LLVM the pass is tested against
 )

@@ -30,7 +30,7 @@ TEST(Estimator, FullyCountedIsExact) {
   ASSERT_TRUE(e[0].available);
   EXPECT_DOUBLE_EQ(e[0].plain, 15);
   EXPECT_NEAR(e[0].mean, 15, 1e-9);
-  EXPECT_LT(e[0].hi - e[0].lo, 1e-3 * 15);
+  EXPECT_NEAR(e[0].hi - e[0].lo, 0, 1e-5);
   EXPECT_DOUBLE_EQ(e[0].counted, 1);
 }
 
@@ -104,4 +104,13 @@ TEST(Estimator, NeverCountedAndUnlinkedIsUnavailable) {
 TEST(Estimator, PlainScalingMatchesKernelFormula) {
   EXPECT_DOUBLE_EQ(plainScaling({{10, 4, 2}, {6, 4, 2}}), 16 * 8 / 4.0);
   EXPECT_DOUBLE_EQ(plainScaling({{0, 4, 0}}), 0);
+}
+
+// A task that did not run in an interval has no enabled time: exactly 0.
+TEST(Estimator, NeverEnabledIsZero) {
+  Estimator est({"a"}, LinearSystem{});
+  auto e = est.estimate({{{0, 0, 0}, {0, 0, 0}}});
+  ASSERT_TRUE(e[0].available);
+  EXPECT_EQ(e[0].mean, 0);
+  EXPECT_NEAR(e[0].hi, 0, 1e-5);
 }

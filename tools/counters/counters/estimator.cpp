@@ -92,7 +92,7 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
   for (size_t i = 0; i < n; ++i) {
     ser[i] = seriesOf(readings[i]);
     out[i].plain = plainScaling(readings[i]);
-    out[i].counted = ser[i].enabled > 0 ? std::min(1.0, ser[i].running / ser[i].enabled) : 0;
+    out[i].counted = ser[i].enabled > 0 ? std::min(1.0, ser[i].running / ser[i].enabled) : 1;
   }
 
   // Step 1-2: shortest-path choice of references, starting from time.
@@ -100,6 +100,12 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
   std::vector<double> x(n, 0), relVar(n, 0), dof(n, 0);
   std::vector<Ratio> chosen(n);
   std::vector<int> ref(n, kReferenceNone);
+  // Never enabled (a task that did not run in this interval): exactly 0.
+  for (size_t i = 0; i < n; ++i)
+    if (ser[i].enabled <= 0) {
+      done[i] = true;
+      ref[i] = kReferenceTime;
+    }
   const double z = normalQuantile(0.5 + level_ / 2);
   for (size_t step = 0; step < n; ++step) {
     double best = std::numeric_limits<double>::infinity();
@@ -201,7 +207,8 @@ std::vector<EventEstimate> Estimator::estimate(const std::vector<std::vector<Rea
       continue;
     }
     double t = studentHalfWidth(level_, std::max(dof[i], 1.0)) / z;
-    var[i] = (relVar[i] + kRelNoiseFloor) * x[i] * x[i] * t * t + 1e-12;
+    // Counted the whole interval: exact (a tiny variance keeps S regular).
+    var[i] = relVar[i] > 0 ? (relVar[i] + kRelNoiseFloor) * x[i] * x[i] * t * t : 1e-12;
   }
   Posterior post = conditionOnInvariants(x, var, sys_);
   for (size_t i = 0; i < n; ++i) {

@@ -1,0 +1,1 @@
+event=0x0a,rdwrmask=1
