@@ -6,6 +6,8 @@
 #include "analysis/site_aggregation.h"
 #include "analysis/thread_analysis.h"
 #include "common/log.h"
+#include "common/memory_budget.h"
+#include "common/stderr_identity.h"
 #include "core/mapping_registry.h"
 #include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
@@ -72,9 +74,14 @@ std::string absolute(const std::string &path) {
   return g_process->start_directory + "/" + path;
 }
 
+// numaperf-<program>-<pid>.<extension>: a forked child is its own run.
+std::string defaultName(const char *extension) {
+  return "numaperf-" + g_process->program_name + "-" + std::to_string(getpid()) + "." +
+         extension;
+}
+
 std::string jsonPath(const RuntimeConfig &config) {
-  std::string name = "numaperf-" + g_process->program_name + "-" +
-                     std::to_string(getpid()) + ".json";  // a forked child is its own run
+  std::string name = defaultName("json");
   if (config.json_path.empty()) return absolute(name);
   std::string path = absolute(config.json_path);
   if (isDirectory(path)) return path + "/" + name;
@@ -153,6 +160,15 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
     }
   }
 
+  profile.program.memory_limit_mib = config.memory_limit_mib;
+  profile.program.detail_dropped = detailAllocationsDropped();
+  if (profile.program.detail_dropped > 0)
+    profile.notes.push_back(
+        "runtime memory limit reached (NUMAPERF_MEMORY_LIMIT=" +
+        std::to_string(config.memory_limit_mib) + " MiB): " +
+        std::to_string(profile.program.detail_dropped) +
+        " page/line/word detail allocations were dropped, so sharing detail and "
+        "remote counts of pages shared late are undercounted");
   if (!profile.program.access_data && !in.always_on && in.profiled_ms <= 0)
     profile.notes.push_back(
         "profiling was never switched on (NUMAPERF_ACTIVE, NUMAPERF_ACTIVE_REGIONS, "
@@ -173,6 +189,13 @@ void writeText(const RuntimeConfig &config, const report::Profile &profile) {
   if (config.report_path == "none") return;
   report::TextOptions options;
   bool to_stderr = config.report_path.empty() || config.report_path == "-";
+  std::string path = absolute(config.report_path);
+  // The program closed fd 2 or made it one of its own files: never write
+  // into it; the report goes to numaperf-<program>-<pid>.txt instead.
+  if (to_stderr && !stderrIsOriginal()) {
+    to_stderr = false;
+    path = absolute(defaultName("txt"));
+  }
   options.color = to_stderr && isatty(2) && getenv("NO_COLOR") == nullptr;
   std::string text = report::renderText(profile, options);
   if (to_stderr) {
@@ -188,7 +211,6 @@ void writeText(const RuntimeConfig &config, const report::Profile &profile) {
     return;
   }
   std::string error;
-  std::string path = absolute(config.report_path);
   if (!report::writeFileAtomically(path, text, &error))
     logMessage("cannot write the report to %s: %s", path.c_str(), error.c_str());
 }

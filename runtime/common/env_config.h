@@ -32,6 +32,9 @@ struct RuntimeConfig {
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.
   uint32_t stack_depth = 16;
+  // Cap on the runtime's own memory in MiB (0 = none): beyond it, page,
+  // line and word detail is dropped (common/memory_budget.h).
+  uint32_t memory_limit_mib = 0;
 };
 
 // Reads the environment; messages about bad values go to stderr.

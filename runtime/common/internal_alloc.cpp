@@ -1,5 +1,6 @@
 #include "common/internal_alloc.h"
 
+#include "common/memory_budget.h"
 #include "common/spin_lock.h"
 
 #include <atomic>
@@ -79,6 +80,10 @@ void *internalAlloc(size_t size) {
   void *p = c.bump;  // fresh mmap memory is already zero
   c.bump += block;
   return p;
+}
+
+void *internalAllocDetail(size_t size) {
+  return detailAllocationAllowed() ? internalAlloc(size) : nullptr;
 }
 
 void internalFree(void *p, size_t size) {

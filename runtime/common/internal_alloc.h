@@ -23,6 +23,15 @@ T *internalNew(Args &&...args) {
   return p ? new (p) T(std::forward<Args>(args)...) : nullptr;
 }
 
+// Optional detail (common/memory_budget.h): nullptr once the runtime's memory
+// reached NUMAPERF_MEMORY_LIMIT, so the caller drops the detail.
+void *internalAllocDetail(size_t size);
+template <typename T>
+T *internalNewDetail() {
+  void *p = internalAllocDetail(sizeof(T));
+  return p ? new (p) T() : nullptr;
+}
+
 template <typename T>
 void internalDelete(T *p) {
   if (!p) return;

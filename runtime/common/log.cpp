@@ -1,5 +1,7 @@
 #include "common/log.h"
 
+#include "common/stderr_identity.h"
+
 #include <cerrno>
 #include <cstdarg>
 #include <cstdio>
@@ -8,6 +10,8 @@
 namespace numaperf {
 
 void logMessage(const char *fmt, ...) {
+  // fd 2 closed, or reused by the program for one of its files: stay silent.
+  if (!stderrIsOriginal()) return;
   int saved_errno = errno;  // the program must never see errno change
   char buf[1024];
   int n = snprintf(buf, sizeof buf, "numaperf: ");

@@ -3,12 +3,15 @@
 #include "analysis/report_builder.h"
 #include "common/internal_alloc.h"
 #include "common/log.h"
+#include "common/memory_budget.h"
+#include "common/stderr_identity.h"
 #include "core/fork_safety.h"
 #include "core/object_fold.h"
 #include "core/profiling_switch.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
 #include "core/stack_capture.h"
+#include "interception/process_life.h"
 #include "interception/real_functions.h"
 
 #include <pthread.h>
@@ -38,6 +41,7 @@ uintptr_t currentStackHigh() {
 bool initialize() {
   RuntimeScope scope;
   resolveRealFunctions();
+  rememberStderr();
   g_start_ns = monotonicNanos();
   g_config = internalNew<RuntimeConfig>(loadRuntimeConfig());
   if (!g_config) return false;
@@ -47,6 +51,7 @@ bool initialize() {
                (unsigned long long)(ShadowMemory::kPages * sizeof(PageEntry) >> 30));
     return false;
   }
+  setMemoryLimitBytes(uint64_t(g_config->memory_limit_mib) << 20);
   setWordDetailThreshold(g_config->word_detail_writes);
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
   setSharingDominanceShare(g_config->sharing_share);
@@ -55,6 +60,8 @@ bool initialize() {
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();
   initProfilingSwitch(loadSwitchSettings(), g_start_ns);
+  installSignalHandlers();
+  installQuickExitReport();
   return true;
 }
 

@@ -18,7 +18,7 @@ bool ShadowMemory::init() {
 PageDetail *ShadowMemory::detailFor(PageEntry *e) {
   PageDetail *d = e->detail.load(std::memory_order_acquire);
   if (__builtin_expect(d != nullptr, 1)) return d;
-  PageDetail *fresh = internalNew<PageDetail>();
+  PageDetail *fresh = internalNewDetail<PageDetail>();  // budgeted
   if (!fresh) return nullptr;
   if (e->detail.compare_exchange_strong(d, fresh, std::memory_order_acq_rel))
     return fresh;

@@ -38,7 +38,7 @@ PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
   if (!o || count == o->capacity) {
     uint32_t capacity = o ? o->capacity * 2 : 8;
     size_t bytes = sizeof(PageThreadOverflow) + (capacity - 1) * sizeof(PageThreadUse);
-    auto *bigger = static_cast<PageThreadOverflow *>(internalAlloc(bytes));
+    auto *bigger = static_cast<PageThreadOverflow *>(internalAllocDetail(bytes));
     if (!bigger) return nullptr;
     new (bigger) PageThreadOverflow();
     bigger->capacity = capacity;
@@ -104,7 +104,7 @@ bool addHolder(LineShare &l, uint32_t tag) {
   if (holds(l, tag)) return false;
   if (l.holder_count == l.holder_capacity) {
     uint32_t capacity = l.holder_capacity * 2;
-    auto *bigger = static_cast<uint32_t *>(internalAlloc(capacity * sizeof(uint32_t)));
+    auto *bigger = static_cast<uint32_t *>(internalAllocDetail(capacity * sizeof(uint32_t)));
     if (!bigger) return false;  // copy count saturates; invalidations undercount
     memcpy(bigger, l.holders, l.holder_count * sizeof(uint32_t));
     if (l.holders != l.inline_holders)
@@ -117,7 +117,7 @@ bool addHolder(LineShare &l, uint32_t tag) {
 }
 
 LineShare *newLineShare() {
-  LineShare *l = internalNew<LineShare>();
+  LineShare *l = internalNewDetail<LineShare>();
   if (!l) return nullptr;
   l->holders = l->inline_holders;
   l->holder_capacity = sizeof(l->inline_holders) / sizeof(l->inline_holders[0]);
@@ -220,7 +220,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
     line.holder_count = 0;
     addHolder(line, tag);
     if (++line.writes >= g_word_detail_writes.load(std::memory_order_relaxed) && !line.words) {
-      line.words = internalNew<WordDetail>();
+      line.words = internalNewDetail<WordDetail>();
       changed = true;
     }
   } else {

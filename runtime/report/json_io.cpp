@@ -372,6 +372,8 @@ void readProgram(const json& j, ProgramInfo* p, std::string* err) {
   r.u64("threads", &p->threads);
   r.u64("total_accesses", &p->total_accesses);
   r.boolean("access_data", &p->access_data);
+  r.u64("memory_limit_mib", &p->memory_limit_mib);
+  r.u64("detail_dropped", &p->detail_dropped);
 }
 
 void readThread(const json& j, const std::string& path, ThreadRecord* t, std::string* err) {
@@ -651,7 +653,9 @@ json toJson(const Profile& profile) {
                   {"wall_ms", number(p.wall_ms)},
                   {"threads", p.threads},
                   {"total_accesses", p.total_accesses},
-                  {"access_data", p.access_data}}},
+                  {"access_data", p.access_data},
+                  {"memory_limit_mib", p.memory_limit_mib},
+                  {"detail_dropped", p.detail_dropped}}},
                 {"thresholds", asObject(profile.thresholds)},
                 {"notes", profile.notes},
                 {"issues", std::move(issues)},

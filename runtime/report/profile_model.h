@@ -55,6 +55,8 @@ struct ProgramInfo {
   uint64_t threads = 0;         // threads that ever ran, main included
   uint64_t total_accesses = 0;  // instrumented accesses of all threads
   bool access_data = true;      // false when no instrumented code ran
+  uint64_t memory_limit_mib = 0;  // NUMAPERF_MEMORY_LIMIT; 0 = none
+  uint64_t detail_dropped = 0;    // detail allocations refused by that limit
 };
 
 // One thread of the run (see docs/threads.md).

@@ -23,6 +23,11 @@ class Failure(Exception):
     pass
 
 
+def _no_core_files():
+    import resource
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
 def check(cond, message):
     if not cond:
         raise Failure(message)
@@ -76,14 +81,24 @@ class Case:
         check(r.returncode == 0, "compile failed: %s\n%s" % (" ".join(cmd), r.stderr))
         return os.path.join(self.work, output)
 
+    def compile_native(self, sources, output, extra=()):
+        """The same program without numaperf, to compare behaviour with."""
+        cmd = [shutil.which("clang") or "cc", "-O2", "-pthread", *extra,
+               *[os.path.join(PROGRAMS, s) for s in sources], "-o", os.path.join(self.work, output)]
+        r = subprocess.run(cmd, cwd=self.work, capture_output=True, text=True)
+        check(r.returncode == 0, "native compile failed: %s\n%s" % (" ".join(cmd), r.stderr))
+        return os.path.join(self.work, output)
+
     def run(self, exe, env=None, expect_status=0, args=()):
+        """Runs exe in the work directory; a negative expect_status is death
+        by that signal (no core file is written)."""
         full_env = dict(os.environ)
         for k in ("NUMAPERF_JSON", "NUMAPERF_REPORT", "NUMAPERF_ACTIVE",
                   "NUMAPERF_ACTIVE_REGIONS", "NUMAPERF_TOGGLE_SIGNAL"):
             full_env.pop(k, None)
         full_env.update(env or {})
         r = subprocess.run([exe, *args], cwd=self.work, capture_output=True, text=True,
-                           env=full_env, timeout=120)
+                           env=full_env, timeout=120, preexec_fn=_no_core_files)
         check(r.returncode == expect_status,
               "exit status %d, expected %d\nstderr:\n%s" % (r.returncode, expect_status, r.stderr))
         return r
@@ -538,7 +553,9 @@ def case_fork_child(c):
     exe = c.compile(["fork_child.c"], "fork_child")
     c.run(exe, env={"NUMAPERF_REPORT": "none"})  # a deadlock would hit the timeout
     profiles = sorted(f for f in os.listdir(c.work) if f.startswith("numaperf-fork_child-"))
-    check(len(profiles) == 2, "expected the parent's and one child's profile, got %s" % profiles)
+    # 20 children end with _exit, one with exit: each writes its own profile.
+    check(len(profiles) == 22, "expected the parent's and 21 children's profiles, got %s"
+          % profiles)
     pids = set()
     for name in profiles:
         with open(os.path.join(c.work, name)) as f:
@@ -546,7 +563,158 @@ def case_fork_child(c):
         pids.add(p["program"]["pid"])
         check(name == "numaperf-fork_child-%d.json" % p["program"]["pid"],
               "profile %s names another pid than it holds" % name)
-    check(len(pids) == 2, "parent and child profiles share a pid")
+    check(len(pids) == 22, "parent and child profiles share a pid")
+
+
+def case_memory_limit(c):
+    """NUMAPERF_MEMORY_LIMIT: beyond it page detail is dropped, counted and
+    reported; the program runs on unchanged."""
+    exe = c.compile(["remote_read.c"], "remote_read")
+    c.run(exe, env={"NUMAPERF_JSON": "free.json"})
+    with open(os.path.join(c.work, "free.json")) as f:
+        free = json.load(f)
+    check(free["program"]["detail_dropped"] == 0 and free["program"]["memory_limit_mib"] == 0,
+          "detail dropped without a limit: %s" % free["program"])
+    check(free["issues"], "no issue without a limit")
+    r = c.run(exe, env={"NUMAPERF_JSON": "capped.json", "NUMAPERF_MEMORY_LIMIT": "1"})
+    with open(os.path.join(c.work, "capped.json")) as f:
+        capped = json.load(f)
+    check(capped["program"]["memory_limit_mib"] == 1, "limit not recorded: %s" % capped["program"])
+    check(capped["program"]["detail_dropped"] > 0, "nothing dropped under a 1 MiB limit")
+    check(any("NUMAPERF_MEMORY_LIMIT=1 MiB" in n for n in capped["notes"]),
+          "no note about the limit: %s" % capped["notes"])
+    check("runtime memory limit reached" in r.stderr, "text report lacks the note:\n" + r.stderr)
+    bad = c.run(exe, env={"NUMAPERF_JSON": "none", "NUMAPERF_MEMORY_LIMIT": "1G"})
+    check("numaperf: NUMAPERF_MEMORY_LIMIT='1G' is not a whole number" in bad.stderr,
+          "no message for a bad limit:\n" + bad.stderr)
+
+
+# ---- process life: every way a process ends (programs/process_end.c) ----------
+
+# mode -> exit status (negative: killed by that signal), as without numaperf.
+PROCESS_END_MODES = {
+    "exit_thread": 9, "pthread_exit_main": 0, "abort": -6, "_exit": 5, "_Exit": 6,
+    "quick_exit": 7, "segv": -11, "segv_handler": 42, "sigterm_thread": -15,
+    "sigint_handler": -2, "sigterm_ignored": 0, "stderr_reused": 0, "spawn": 0,
+}
+
+
+def profiles_of(c, name):
+    return sorted(f for f in os.listdir(c.work)
+                  if f.startswith("numaperf-%s-" % name) and f.endswith(".json"))
+
+
+def check_complete_profiles(c, name, count):
+    found = profiles_of(c, name)
+    check(len(found) == count, "expected %d profile(s), found %s" % (count, found))
+    pids = set()
+    for f in found:
+        with open(os.path.join(c.work, f)) as fh:
+            p = json.load(fh)  # complete: a truncated file would not parse
+        check(f == "numaperf-%s-%d.json" % (name, p["program"]["pid"]),
+              "profile %s names another pid than it holds" % f)
+        check(p["program"]["total_accesses"] > 0, "%s: no accesses counted" % f)
+        pids.add(p["program"]["pid"])
+    check(len(pids) == count, "profiles share a pid: %s" % found)
+    temps = [f for f in os.listdir(c.work) if ".tmp." in f]
+    check(not temps, "temporary files left behind: %s" % temps)
+
+
+def process_end_case(mode):
+    def case(c):
+        status = PROCESS_END_MODES[mode]
+        native = c.compile_native(["process_end.c"], "native_end")
+        exe = c.compile(["process_end.c"], "process_end")
+        n = c.run(native, args=[mode], expect_status=status)
+        for f in os.listdir(c.work):  # the native run's own files
+            if f == "own.log":
+                os.remove(os.path.join(c.work, f))
+        r = c.run(exe, args=[mode], expect_status=status)
+        check(r.stdout == n.stdout, "output differs from the native run:\n%r\n%r"
+              % (r.stdout, n.stdout))
+        check(r.stderr.count("numaperf:") == 0, "runtime messages:\n" + r.stderr)
+        check_complete_profiles(c, "process_end", 5 if mode == "spawn" else 1)
+        if mode == "stderr_reused":
+            with open(os.path.join(c.work, "own.log")) as f:
+                check(f.read() == "program data\n", "the program's own file was written to")
+            pid = json.load(open(os.path.join(c.work, profiles_of(c, "process_end")[0])))[
+                "program"]["pid"]
+            with open(os.path.join(c.work, "numaperf-process_end-%d.txt" % pid)) as f:
+                check("numaperf" in f.read(), "text report not in its fallback file")
+            os.remove(os.path.join(c.work, "own.log"))
+            c.run(exe, args=[mode], env={"NUMAPERF_REPORT": "configured.txt",
+                                         "NUMAPERF_JSON": "none"})
+            with open(os.path.join(c.work, "own.log")) as f:
+                check(f.read() == "program data\n", "the program's own file was written to")
+            with open(os.path.join(c.work, "configured.txt")) as f:
+                check("numaperf" in f.read(), "NUMAPERF_REPORT file lacks the report")
+        else:
+            check("numaperf NUMA report" in r.stderr, "no text report on stderr:\n" + r.stderr)
+    return case
+
+
+for _mode in PROCESS_END_MODES:
+    globals()["case_process_end_" + _mode.strip("_")] = process_end_case(_mode)
+
+
+# ---- hostile programs (programs/hostile.c, exceptions.cpp) ---------------------
+
+# mode -> extra check of the profile (None: status, output and one complete
+# profile are the test).
+def _threads_at_least(n):
+    def check_profile(p):
+        check(p["program"]["threads"] >= n, "threads: %d, expected %d" % (p["program"]["threads"], n))
+    return check_profile
+
+
+HOSTILE_MODES = {
+    "ctor_alloc": None, "live_threads": _threads_at_least(1001),
+    "thread_churn": _threads_at_least(100001), "realloc": None, "mappings": None,
+    "huge_virtual": None, "custom_allocator": None, "longjmp": None, "tls": None,
+    "sigaltstack": None, "dlopen": None,
+}
+
+
+def compare_with_native(c, sources, name, args=(), cxx=False, extra=(), native_args=None):
+    """Builds natively and with numaperf, runs both (the native build with
+    native_args if given), compares status and stdout; returns the numaperf
+    run's one profile."""
+    native_args = args if native_args is None else native_args
+    native = c.compile_native(sources, name + "_native",
+                              extra=(["-lstdc++"] if cxx else []) + list(extra))
+    exe = c.compile(sources, name, cxx=cxx, extra=extra)
+    n = subprocess.run([native, *native_args], cwd=c.work, capture_output=True, text=True,
+                       timeout=300, preexec_fn=_no_core_files)
+    r = c.run(exe, args=args, expect_status=n.returncode)
+    check(r.stdout == n.stdout, "output differs from the native run:\n%r\n%r" % (r.stdout, n.stdout))
+    check("numaperf:" not in r.stderr, "runtime messages:\n" + r.stderr)
+    check_complete_profiles(c, name, 1)
+    with open(os.path.join(c.work, profiles_of(c, name)[0])) as f:
+        return json.load(f)
+
+
+def hostile_case(mode):
+    def case(c):
+        extra = ["-ldl"]
+        args, native_args = [mode], None
+        if mode == "dlopen":
+            lib = c.compile(["plugin.cpp"], "libplugin.so", cxx=True, extra=["-shared", "-fPIC"])
+            native_lib = c.compile_native(["plugin.cpp"], "libplugin_native.so",
+                                          extra=["-shared", "-fPIC"])
+            args, native_args = [mode, lib], [mode, native_lib]
+        p = compare_with_native(c, ["hostile.c"], "hostile", args=args, extra=extra,
+                                native_args=native_args)
+        if HOSTILE_MODES[mode]:
+            HOSTILE_MODES[mode](p)
+    return case
+
+
+for _mode in HOSTILE_MODES:
+    globals()["case_hostile_" + _mode] = hostile_case(_mode)
+
+
+def case_hostile_exceptions(c):
+    compare_with_native(c, ["exceptions.cpp"], "exceptions", cxx=True)
 
 
 def _write_calibration(path, host, extra):

@@ -47,7 +47,8 @@ class UnknownWalker {
       const std::string& k = it.key();
       if (k == "program") {
         fields(it.value(), "program",
-               {"command", "pid", "wall_ms", "threads", "total_accesses", "access_data"});
+               {"command", "pid", "wall_ms", "threads", "total_accesses", "access_data",
+                "memory_limit_mib", "detail_dropped"});
       } else if (k == "issues" && it.value().is_array()) {
         const json& issues = it.value();
         for (size_t i = 0; i < issues.size() && !full(); ++i)

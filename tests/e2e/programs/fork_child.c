@@ -1,6 +1,7 @@
 // fork() while another thread allocates and frees in a loop: the child must
 // not deadlock on a lock the other thread held, runs instrumented code, and
-// exits with its own status; parent and child each write their own profile.
+// exits with its own status; parent and children each write their own profile
+// (with _exit too: docs/process-life.md).
 #include <pthread.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -27,7 +28,7 @@ int main(void) {
       long *v = malloc(1000 * sizeof *v);
       for (int k = 0; k < 1000; ++k) v[k] = k;
       free(v);
-      _exit(i == 19 ? 5 : 0);  // only the last child reports: exit() below
+      _exit(i == 19 ? 5 : 0);
     }
     waitpid(pid, &status, 0);
     if (!WIFEXITED(status)) return 2;
