@@ -8,3 +8,5 @@ cd "$build"
 # Timing-dependent cases (interleaving of threads, per-ms scores, probes)
 # get one retry: CI machines are shared and noisy.
 ctest --output-on-failure -j"$(nproc)" --repeat until-pass:2
+# The runtime under AddressSanitizer + UBSan (a few minutes).
+"$here/scripts/sanitizers.sh"
