@@ -76,7 +76,8 @@ EventSpec resolveEvent(const std::string& name, const std::vector<Pmu>& pmus) {
       e.software = attr.type == 1;  // PERF_TYPE_SOFTWARE
       if (e.software && attr.config <= 1) e.unit = "ns";  // cpu-clock, task-clock
       const Pmu* p = findPmuByType(pmus, attr.type);
-      e.pmu = e.software ? "software" : p ? p->name : attr.type == 0 ? "cpu" : "pmu" + std::to_string(attr.type);
+      // Types 0, 3 and 4 (hardware, cache, raw) are the core PMU.
+      e.pmu = e.software ? "software" : p ? p->name : attr.type <= 4 ? "cpu" : "pmu" + std::to_string(attr.type);
       return e;
     }
     throw CountersError("unknown event " + name + ": libpfm4 says \"" + pfm_strerror(rc) + "\"");

@@ -30,7 +30,7 @@ std::string openReason(const EventSpec& e, int err) {
     case ENOENT:
     case EOPNOTSUPP:
     case ENODEV:
-      return e.pmu == "cpu" || e.type == PERF_TYPE_HARDWARE || e.type == PERF_TYPE_HW_CACHE
+      return e.pmu == "cpu" || e.type == PERF_TYPE_HARDWARE || e.type == PERF_TYPE_HW_CACHE || e.type == PERF_TYPE_RAW
                  ? "no hardware counters for it on this host (a VM without a virtual PMU, or another CPU model)"
                  : "not supported by PMU " + e.pmu + " on this host";
     case EACCES:
