@@ -73,6 +73,7 @@ elif CASE == "json_series":
 elif CASE == "matches_perf_stat":
     # Same program, alternately under numaperf counters and perf stat (or,
     # without perf, against getrusage of the child), medians compared.
+    # Involuntary context switches follow the machine's load: a wide bound.
     perf = shutil.which("perf")
     ours, ref = [], []
     for _ in range(3):
@@ -95,7 +96,7 @@ elif CASE == "matches_perf_stat":
                         "context-switches": (after.ru_nvcsw + after.ru_nivcsw) - (before.ru_nvcsw + before.ru_nivcsw),
                         "page-faults": after.ru_minflt + after.ru_majflt - before.ru_minflt - before.ru_majflt})
     print("reference:", "perf stat" if perf else "getrusage")
-    for ev, rel, absolute in (("task-clock", 0.35, 20e6), ("context-switches", 0.5, 20),
+    for ev, rel, absolute in (("task-clock", 0.35, 20e6), ("context-switches", 1.5, 100),
                               ("cpu-migrations", 1.0, 5), ("page-faults", 0.15, 30)):
         if ev not in ref[0]:
             continue
