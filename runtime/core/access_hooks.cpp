@@ -133,24 +133,46 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
   while (i < count) {
     uintptr_t at = base + i * step;
     uintptr_t offset = at & (kLineSize - 1);
+    PageEntry *e = shadowMemory().entryFor(at);
+    if (step < kPageSize && size <= kLineSize && e && (at & (kPageSize - 1)) + size <= kPageSize) {
+      uint32_t owner = e->owner.load(std::memory_order_relaxed);
+      PageDetail *d = e->detail.load(std::memory_order_acquire);
+      bool shared = d && d->shared.load(std::memory_order_relaxed);
+      if (owner == t->owner_tag && !shared) {
+        // Every element of the range that lies wholly in this private page
+        // (one access per line an element covers).
+        uintptr_t page_end = (at | (kPageSize - 1)) + 1;
+        uint64_t in_page = (page_end - at - size) / step + 1;
+        if (in_page > count - i) in_page = count - i;
+        uint64_t accesses = in_page;
+        if (size > 1 && step % kLineSize != 0) {
+          for (uint64_t j = 0; j < in_page; ++j)
+            accesses += ((at + j * step) & (kLineSize - 1)) + size > kLineSize;
+        } else if (size > 1) {
+          accesses += offset + size > kLineSize ? in_page : 0;
+        }
+        t->accesses += accesses;
+        countPrivateAccess(t, e, is_write, accesses);
+        i += in_page;
+        continue;
+      }
+      if (shared && owner != 0) {
+        // A shared page this thread alone uses: all its elements at once.
+        uint64_t accesses = 0;
+        uint64_t k = countSingleUserRange(t->page_cache, t->owner_tag, d, at, step, count - i, size,
+                                          is_write, owner != t->owner_tag, pc, &accesses);
+        if (k) {
+          t->accesses += accesses;
+          if (owner != t->owner_tag) t->remote_accesses += accesses;
+          i += k;
+          continue;
+        }
+      }
+    }
     if (offset + size > kLineSize) {  // the element crosses a line
       countRange(t, at, size, is_write, pc);
       ++i;
       continue;
-    }
-    PageEntry *e = shadowMemory().entryFor(at);
-    if (step < kPageSize && e && e->owner.load(std::memory_order_relaxed) == t->owner_tag) {
-      PageDetail *d = e->detail.load(std::memory_order_acquire);
-      if (!d || !d->shared.load(std::memory_order_relaxed)) {
-        // Every element of the range that lies wholly in this private page.
-        uintptr_t page_end = (at | (kPageSize - 1)) + 1;
-        uint64_t k = page_end - at >= size ? (page_end - at - size) / step + 1 : 1;
-        if (k > count - i) k = count - i;
-        t->accesses += k;
-        countPrivateAccess(t, e, is_write, k);
-        i += k;
-        continue;
-      }
     }
     // The elements starting in this line and ending in it.
     uint64_t k = 1;

@@ -150,6 +150,12 @@ void resetDetail(PageDetail *d) {
   d->generation.fetch_add(1, std::memory_order_acq_rel);  // drops threads' buffered counts
   d->shared.store(false, std::memory_order_relaxed);
   d->written_while_shared.store(false, std::memory_order_relaxed);
+  d->sole_user.store(0, std::memory_order_relaxed);
+  d->su_lines.store(0, std::memory_order_relaxed);
+  d->su_words.store(0, std::memory_order_relaxed);
+  memset(d->su_writes, 0, sizeof d->su_writes);
+  memset(d->su_noted, 0, sizeof d->su_noted);
+  memset(d->su_written, 0, sizeof d->su_written);
   for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
   for (std::atomic<LineShare *> &slot : d->lines) {
     LineShare *l = slot.load(std::memory_order_acquire);

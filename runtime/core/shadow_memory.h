@@ -123,7 +123,22 @@ struct PageDetail {
   std::atomic<uint64_t> writes{0};
   std::atomic<uint64_t> reads_since_write{0};
   AccessSiteCount sites[kPageAccessSites];
+
+  // Single-user mode (sharing_tracker.cpp). From the moment the page is
+  // shared until a second thread uses it, the one thread using it keeps its
+  // lines' sharing state here, without LineShares or locks: the copy model
+  // has nothing to decide while one thread holds every copy. The state is
+  // turned into LineShares, exactly as the line model would have built it,
+  // when another thread arrives. The common NUMA bug (data initialised by
+  // one thread, then worked on by another) stays in this mode throughout.
+  std::atomic<uint32_t> sole_user{0};  // owner tag; 0 none yet; kManyUsers
+  alignas(64) std::atomic<uint64_t> su_lines{0};  // lines written-while-shared state exists for
+  std::atomic<uint64_t> su_words{0};              // lines whose word detail exists
+  uint16_t su_writes[kLinesPerPage] = {};         // writes per line (saturating)
+  uint16_t su_noted[kLinesPerPage] = {};          // words noted in the word detail
+  uint16_t su_written[kLinesPerPage] = {};        // ... and marked written
 };
+constexpr uint32_t kManyUsers = 0xffffffffu;
 
 struct PageEntry {
   std::atomic<uint32_t> owner;  // first toucher's ThreadState::owner_tag; 0 = none

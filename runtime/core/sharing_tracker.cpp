@@ -233,6 +233,79 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
   return counted_remote;
 }
 
+// ---- Single-user mode (PageDetail::sole_user) ----
+
+// The first thread to use the page since it became shared takes it over.
+uint32_t claimSingleUser(PageDetail *d, uint32_t tag) {
+  SpinLockGuard guard(d->threads_lock);
+  uint32_t user = d->sole_user.load(std::memory_order_relaxed);
+  if (user != 0) return user;
+  // Lines reset for a new object keep their word tables, and the line model
+  // notes words in an existing table from the first access on.
+  uint64_t words = 0;
+  for (unsigned i = 0; i < kLinesPerPage; ++i) {
+    LineShare *l = d->lines[i].load(std::memory_order_acquire);
+    if (l && l->words) words |= uint64_t(1) << i;
+  }
+  d->su_words.store(words, std::memory_order_relaxed);
+  d->sole_user.store(tag, std::memory_order_release);
+  return tag;
+}
+
+// What the line model does for an access to a tracked line when one thread
+// holds every copy: count writes toward word detail, note words.
+inline void singleUserLine(PageDetail &d, unsigned index, uint16_t words, bool is_write,
+                           uint64_t repeat) {
+  uint64_t bit = uint64_t(1) << index;
+  uint64_t lines = d.su_lines.load(std::memory_order_relaxed);
+  if (!(lines & bit)) d.su_lines.store(lines | bit, std::memory_order_relaxed);
+  uint64_t with_words = d.su_words.load(std::memory_order_relaxed);
+  if (is_write) {
+    uint64_t w = d.su_writes[index] + (repeat < 0xffff ? repeat : 0xffff);
+    if (w > 0xffff) w = 0xffff;
+    d.su_writes[index] = uint16_t(w);
+    if (!(with_words & bit) && w >= g_word_detail_writes.load(std::memory_order_relaxed)) {
+      with_words |= bit;
+      d.su_words.store(with_words, std::memory_order_relaxed);
+    }
+  }
+  if (with_words & bit) {
+    d.su_noted[index] |= words;
+    if (is_write) d.su_written[index] |= words;
+  }
+}
+
+// A second thread arrives: build the LineShares the line model would hold
+// now (every touched line held by the single user, its words noted) and
+// leave the mode for good (until the page is reset).
+void leaveSingleUser(PageDetail *d) {
+  SpinLockGuard guard(d->threads_lock);
+  uint32_t user = d->sole_user.load(std::memory_order_relaxed);
+  if (user == kManyUsers) return;
+  d->sole_user.store(kManyUsers, std::memory_order_release);
+  if (user == 0) return;
+  uint64_t with_words = d->su_words.load(std::memory_order_relaxed);
+  for (uint64_t lines = d->su_lines.load(std::memory_order_relaxed); lines; lines &= lines - 1) {
+    unsigned i = unsigned(__builtin_ctzll(lines));
+    LineShare *l = lineFor(d, i, true);
+    if (!l) continue;
+    SpinLockGuard line_guard(l->lock);
+    l->holder_count = 0;
+    addHolder(*l, user);
+    l->writes = d->su_writes[i];
+    if ((with_words >> i) & 1) {
+      if (!l->words) l->words = internalNew<WordDetail>();
+      if (l->words) {
+        for (unsigned w = 0; w < kWordsPerLine; ++w) {
+          if ((d->su_noted[i] >> w) & 1) l->words->first_tag[w] = user;
+          if ((d->su_written[i] >> w) & 1) l->words->written[w] = 1;
+        }
+      }
+    }
+    l->version.fetch_add(1, std::memory_order_release);
+  }
+}
+
 }  // namespace
 
 void setWordDetailThreshold(uint32_t writes) {
@@ -249,6 +322,8 @@ uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag) {
 
 bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t size,
                        bool is_write, bool is_remote, uintptr_t pc) {
+  if (__builtin_expect(d->sole_user.load(std::memory_order_acquire) != kManyUsers, 0))
+    leaveSingleUser(d);  // this path keeps every line in LineShares
   PageThreadUse *use = findUse(d, tag);
   if (!use) use = addUse(d, tag);
   if (use) use->accesses.fetch_add(1, std::memory_order_relaxed);
@@ -431,6 +506,22 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
   unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
   uint64_t bit = uint64_t(1) << index;
   uint64_t counted = is_remote ? repeat : 0;
+  uint32_t user = d->sole_user.load(std::memory_order_acquire);
+  if (__builtin_expect(user != kManyUsers, 1)) {
+    if (user == 0) user = claimSingleUser(d, tag);
+    if (user == tag) {
+      // Nobody else holds a copy: nothing to invalidate, every remote
+      // access counts.
+      if (d->written_while_shared.load(std::memory_order_relaxed))
+        singleUserLine(*d, index, words, is_write, repeat);
+      if (counted) {
+        addLineRemote(*s, index, counted);
+        if (pc) bufferSite(*s, pc, counted);
+      }
+      return counted;
+    }
+    leaveSingleUser(d);
+  }
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
     bool fast = false;
@@ -464,6 +555,89 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
     if (pc) bufferSite(*s, pc, counted);
   }
   return counted;
+}
+
+uint64_t countSingleUserRange(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
+                              uint64_t step, uint64_t count, uint64_t size, bool is_write,
+                              bool is_remote, uintptr_t pc, uint64_t *accesses) {
+  *accesses = 0;
+  if (d->sole_user.load(std::memory_order_acquire) != tag || size > kLineSize) return 0;
+  SharedPageSlot *s = slotFor(cache, tag, d);
+  if (!s) return 0;
+  if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))
+    d->written_while_shared.store(true, std::memory_order_relaxed);
+  const bool tracked = d->written_while_shared.load(std::memory_order_relaxed);
+  const uintptr_t page_end = (at | (kPageSize - 1)) + 1;
+  uint64_t done = 0, total = 0;
+  uintptr_t a = at;
+  unsigned index = unsigned((a >> kLineShift) % kLinesPerPage);
+  uint16_t words = 0;
+  uint64_t n = 0;  // accesses to line `index` so far
+  auto closeLine = [&]() {
+    if (!n) return;
+    if (tracked) singleUserLine(*d, index, words, is_write, n);
+    if (is_remote) addLineRemote(*s, index, n);
+    total += n;
+    words = 0;
+    n = 0;
+  };
+  // Common case: a power-of-two stride that divides the line, with no
+  // element crossing a line. Every full line then holds the same elements
+  // at the same offsets: one word pattern, 64 / step elements.
+  if (step <= kLineSize && (step & (step - 1)) == 0 && (a & (step - 1)) + size <= step) {
+    const unsigned shift = unsigned(__builtin_ctzll(step));
+    uint16_t pattern = 0;
+    for (uintptr_t o = a & (step - 1); o < kLineSize; o += step)
+      pattern |= lineWordMask(o, uint32_t(size));
+    while (done < count && a < page_end) {
+      uintptr_t offset = a & (kLineSize - 1);
+      uint64_t n_line = (kLineSize - offset + step - 1) >> shift;  // elements left in the line
+      if (n_line > count - done) n_line = count - done;
+      uintptr_t last = offset + (n_line - 1) * step + size - 1;  // last byte used
+      uint16_t mask = pattern & uint16_t(0xffffu << (offset >> kWordShift)) &
+                      uint16_t(0xffffu >> (15 - (last >> kWordShift)));
+      unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
+      if (tracked) singleUserLine(*d, line, mask, is_write, n_line);
+      if (is_remote) addLineRemote(*s, line, n_line);
+      total += n_line;
+      done += n_line;
+      a += n_line * step;
+    }
+  }
+  while (done < count && a + size <= page_end) {
+    unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
+    if (line != index) {
+      closeLine();
+      index = line;
+    }
+    uintptr_t offset = a & (kLineSize - 1);
+    if (offset + size <= kLineSize) {
+      words |= lineWordMask(a, uint32_t(size));
+      ++n;
+    } else {
+      // Crosses into the next line (same page): one access to each, as
+      // for any access spanning lines.
+      words |= lineWordMask(a, uint32_t(kLineSize - offset));
+      ++n;
+      closeLine();
+      index = line + 1;
+      words = lineWordMask(0, uint32_t(offset + size - kLineSize));
+      n = 1;
+    }
+    ++done;
+    a += step;
+  }
+  closeLine();
+  if (is_write) {
+    s->writes += total;
+    s->reads_after_own_write = 0;
+  } else {
+    s->reads += total;
+    s->reads_after_own_write += total;
+  }
+  if (is_remote && pc && total) bufferSite(*s, pc, total);
+  *accesses = total;
+  return done;
 }
 
 void sharedPageCacheLockAll() { g_slot_pool.lock.lock(); }

@@ -897,6 +897,36 @@ def case_select_keeps_issues(c):
     check(sel["program"]["total_accesses"] < full["program"]["total_accesses"],
           "accesses not cut")
 
+def _range_counts(p):
+    """What range hooks must not change: accesses per thread, and per object
+    the reads and writes, remote accesses and shared-page counts."""
+    threads = {t["index"]: t["accesses"] for t in p["threads"]}
+    objects = {}
+    for o in p["bandwidth_signature"]["objects"]:
+        key = o["object"]["site"]["line"]
+        objects[key] = (o["read"]["accesses"], o["write"]["accesses"])
+    issues = {}
+    for i in p["issues"]:
+        e = i["evidence"]
+        issues[(i["kind"], i["object"]["site"]["line"])] = (
+            e.get("remote_accesses"), e.get("shared_reads"), e.get("shared_writes"),
+            e.get("shared_pages"))
+    return threads, objects, issues
+
+
+def case_range_hooks_match(c):
+    """Range hooks count exactly what one hook per access counts."""
+    results = []
+    for name, extra in (("ranges_on", ()), ("ranges_off", ("-mllvm", "-numaperf-loop-ranges=0"))):
+        exe = c.compile(["range_patterns.c"], name, extra=extra)
+        r = c.run(exe, env=GROUND_TRUTH_ENV)
+        results.append((r.stdout, _range_counts(c.profile(name))))
+    (out_on, on), (out_off, off) = results
+    check(out_on == out_off, "program output differs: %r vs %r" % (out_on, out_off))
+    check(on[0] == off[0], "accesses per thread differ: %s vs %s" % (on[0], off[0]))
+    check(on[1] == off[1], "reads/writes per object differ: %s vs %s" % (on[1], off[1]))
+    check(on[2] and on[2] == off[2], "issues differ: %s vs %s" % (on[2], off[2]))
+
 
 CASES = {name[5:]: fn for name, fn in globals().items() if name.startswith("case_")}
 

@@ -195,7 +195,8 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
     return (seed >> 33) % n;
   };
   for (int i = 0; i < 20000; ++i) {
-    uint32_t tag = uint32_t(1 + next(4));
+    // First one thread alone (the page's single-user phase), then all four.
+    uint32_t tag = i < 3000 ? 2 : uint32_t(1 + next(4));
     // Two pages; a few hot lines, with a run of accesses by one thread now
     // and then (the case the cache exists for).
     uintptr_t offset = next(2) * kPageSize + next(6) * kLineSize + 4 * next(16);
