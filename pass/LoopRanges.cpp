@@ -25,6 +25,8 @@
 #include "llvm/Transforms/Utils/LoopUtils.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
+#include <cstdlib>
+
 using namespace llvm;
 
 namespace numaperf {
@@ -36,6 +38,15 @@ static cl::opt<bool> ClLoopRanges(
     cl::Hidden, cl::init(true));
 
 namespace {
+
+// Off with -mllvm -numaperf-loop-ranges=0 or, for build systems that only
+// pass CC/CXX through, NUMAPERF_LOOP_RANGES=0 in the compiler's environment.
+bool loopRangesEnabled() {
+  if (!ClLoopRanges)
+    return false;
+  const char *Env = std::getenv("NUMAPERF_LOOP_RANGES");
+  return !(Env && Env[0] == '0' && Env[1] == '\0');
+}
 
 struct Candidate {
   size_t Index; ///< into the function's accesses
@@ -69,7 +80,7 @@ bool safeToExpandAt(const SCEV *S, Instruction *At, ScalarEvolution &SE,
 void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
                        SmallVectorImpl<MemoryAccess> &Accesses,
                        SmallVectorImpl<RangeAccess> &Ranges) {
-  if (!ClLoopRanges || Accesses.empty())
+  if (Accesses.empty() || !loopRangesEnabled())
     return;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
   if (LI.empty())

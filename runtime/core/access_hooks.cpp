@@ -145,10 +145,12 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         uint64_t in_page = (page_end - at - size) / step + 1;
         if (in_page > count - i) in_page = count - i;
         uint64_t accesses = in_page;
-        if (size > 1 && step % kLineSize != 0) {
+        if (size <= kSingleAccessBytes) {
+          // Crossing or not, one access each (as their hooks count them).
+        } else if (step % kLineSize != 0) {
           for (uint64_t j = 0; j < in_page; ++j)
             accesses += ((at + j * step) & (kLineSize - 1)) + size > kLineSize;
-        } else if (size > 1) {
+        } else {
           accesses += offset + size > kLineSize ? in_page : 0;
         }
         t->accesses += accesses;
@@ -170,7 +172,10 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
       }
     }
     if (offset + size > kLineSize) {  // the element crosses a line
-      countRange(t, at, size, is_write, pc);
+      if (size <= kSingleAccessBytes)
+        countLineAccess(t, at, lineWordMask(at, uint32_t(size)), is_write, pc, 1);
+      else
+        countRange(t, at, size, is_write, pc);
       ++i;
       continue;
     }

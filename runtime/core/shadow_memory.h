@@ -30,6 +30,11 @@ constexpr unsigned kLinesPerPage = kPageSize / kLineSize;
 static_assert(kLinesPerPage <= 64, "per-page line sets are 64-bit masks");
 constexpr unsigned kWordShift = 2;  // 4-byte words: 16 per line
 constexpr unsigned kWordsPerLine = kLineSize >> kWordShift;
+// Accesses up to this size count once, on the line they start in, even when
+// they cross into the next one (the 1- to 8-byte hooks); wider ones count
+// once per line they cover.
+constexpr uint64_t kSingleAccessBytes = 8;
+
 // The 4-byte words of its line that an access of `size` bytes at `addr`
 // touches (clipped at the line's end).
 inline uint16_t lineWordMask(uintptr_t addr, uint32_t size) {

@@ -611,8 +611,8 @@ uint64_t countSingleUserRange(SharedPageCache &cache, uint32_t tag, PageDetail *
       index = line;
     }
     uintptr_t offset = a & (kLineSize - 1);
-    if (offset + size <= kLineSize) {
-      words |= lineWordMask(a, uint32_t(size));
+    if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
+      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
       ++n;
     } else {
       // Crosses into the next line (same page): one access to each, as

@@ -805,7 +805,11 @@ def _hook_calls(p):
 PHASE1 = ("phases.c", "EXPECT: remote_access")
 # Scores are rates: a low threshold keeps the checks independent of machine
 # load (what is compared here is which objects have issues).
-LOW = {"NUMAPERF_REMOTE_THRESHOLD": "10"}
+# Low enough for the planted issues on a loaded machine (their scores are in
+# the thousands), high enough to leave out the slivers: each private_work
+# buffer's partial last page keeps its previous thread as first toucher when
+# glibc reuses the mapping (a known limitation), which scores in the tens.
+LOW = {"NUMAPERF_REMOTE_THRESHOLD": "200"}
 PHASE2 = ("phases.c", "PHASE2: remote_access")
 
 
@@ -917,8 +921,12 @@ def _range_counts(p):
 def case_range_hooks_match(c):
     """Range hooks count exactly what one hook per access counts."""
     results = []
-    for name, extra in (("ranges_on", ()), ("ranges_off", ("-mllvm", "-numaperf-loop-ranges=0"))):
-        exe = c.compile(["range_patterns.c"], name, extra=extra)
+    for name, ranges in (("ranges_on", "1"), ("ranges_off", "0")):
+        os.environ["NUMAPERF_LOOP_RANGES"] = ranges  # read by the pass
+        try:
+            exe = c.compile(["range_patterns.c"], name)
+        finally:
+            del os.environ["NUMAPERF_LOOP_RANGES"]
         r = c.run(exe, env=GROUND_TRUTH_ENV)
         results.append((r.stdout, _range_counts(c.profile(name))))
     (out_on, on), (out_off, off) = results

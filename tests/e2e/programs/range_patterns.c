@@ -6,7 +6,9 @@
 // hooks and with one hook per access, and expects the same counts.
 #include <pthread.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #define N (1 << 15)
 
@@ -23,6 +25,13 @@ static void *worker(void *arg) {
   for (long i = 0; i < N / 2; ++i) s += a[2 * i];         // stride 16, size 8
   for (long i = 0; i < N - 8; ++i) s += f[i + 1];         // offset: lines crossed
   for (long i = 0; i < N; ++i) c[3 * i] += 1;             // odd stride
+  uint64_t u = 0;
+  for (long i = 0; i < N / 2; ++i) {                       // 8 bytes every 6:
+    uint64_t v;                                            // some cross lines
+    memcpy(&v, c + 6 * i, sizeof v);
+    u += v;
+  }
+  s += (double)(u & 0xffff);
   for (long i = N - 1; i >= 0; --i) s += a[i] * (double)i; // backward
   sink = s;
   return NULL;
