@@ -371,6 +371,20 @@ void bufferSite(SharedPageSlot &s, uintptr_t pc, uint64_t n) {
   b.count += n;
 }
 
+// The thread's `n` reads or writes of the slot's page; a write also marks
+// the page written while shared (from then on its lines track holders).
+inline void countInSlot(SharedPageSlot &s, PageDetail *d, bool is_write, uint64_t n) {
+  if (is_write) {
+    s.writes += n;
+    s.reads_after_own_write = 0;
+    if (!d->written_while_shared.load(std::memory_order_relaxed))
+      d->written_while_shared.store(true, std::memory_order_relaxed);
+  } else {
+    s.reads += n;
+    s.reads_after_own_write += n;
+  }
+}
+
 void addLineRemote(SharedPageSlot &s, unsigned index, uint64_t n) {
   uint64_t sum = s.line_remote[index] + n;
   if (__builtin_expect(sum > UINT32_MAX, 0)) {
@@ -494,15 +508,7 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
                                    is_write, is_remote, pc);
     return counted;
   }
-  if (is_write) {
-    s->writes += repeat;
-    s->reads_after_own_write = 0;
-    if (!d->written_while_shared.load(std::memory_order_relaxed))
-      d->written_while_shared.store(true, std::memory_order_relaxed);
-  } else {
-    s->reads += repeat;
-    s->reads_after_own_write += repeat;
-  }
+  countInSlot(*s, d, is_write, repeat);
   unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
   uint64_t bit = uint64_t(1) << index;
   uint64_t counted = is_remote ? repeat : 0;
@@ -628,13 +634,7 @@ uint64_t countSingleUserRange(SharedPageCache &cache, uint32_t tag, PageDetail *
     a += step;
   }
   closeLine();
-  if (is_write) {
-    s->writes += total;
-    s->reads_after_own_write = 0;
-  } else {
-    s->reads += total;
-    s->reads_after_own_write += total;
-  }
+  countInSlot(*s, d, is_write, total);
   if (is_remote && pc && total) bufferSite(*s, pc, total);
   *accesses = total;
   return done;
