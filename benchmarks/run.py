@@ -589,7 +589,13 @@ def parse_args(argv):
     ap.add_argument("--selective", action="store_true",
                     help="also measure the numaperf build with profiling off (NUMAPERF_ACTIVE=0) "
                          "and with a filter from `numaperf select` (benchmarks/selective.py)")
+    ap.add_argument("--baseline-build-dir",
+                    help="with --selective: also build each workload with this numaperf build "
+                         "tree (e.g. an older commit) and measure it with profiling off in the "
+                         "same rotation (column off-base/nat)")
     o = ap.parse_args(argv)
+    if o.baseline_build_dir and not o.selective:
+        ap.error("--baseline-build-dir needs --selective")
     if o.reps is None:
         o.reps = 1 if o.quick else 3
     if o.reps < 1 or o.threads < 1:

@@ -4,7 +4,10 @@ After the main table, for every workload whose three builds ran:
   profiling off   the numaperf build run with NUMAPERF_ACTIVE=0, alternated
                   with the native build: its time ratio to native (target: within
                   5%, docs/switching.md). Every instrumented function then runs its
-                  uninstrumented twin after one load and one branch at entry.
+                  uninstrumented twin after one load and one branch at entry. With
+                  --baseline-build-dir, the same workload built with that numaperf
+                  tree (its own runtime) runs off in the same rotation: a before /
+                  after comparison measured side by side.
   selected        `numaperf select` on the first numaperf profile of the main run
                   writes a filter; the workload is rebuilt with
                   --numaperf-filter=FILE and run alternately with the full numaperf
@@ -72,6 +75,21 @@ def _median_runs(h, run, variants, argv, rundir, log):
     return med, profiles
 
 
+def _baseline_build(h, w, log):
+    """The workload built with --baseline-build-dir's wrapper (which links
+    that tree's runtime), or None."""
+    bdir = os.path.abspath(h.o.baseline_build_dir)
+    out = os.path.join(h.work, "baseline", w["name"])
+    os.makedirs(os.path.dirname(out), exist_ok=True)
+    cmd = h.build_cmd(w, "numaperf", out)
+    cmd[0] = os.path.join(bdir, "bin", os.path.basename(cmd[0]))
+    b = subprocess.run(cmd, capture_output=True, text=True, env=_clean_env())
+    if b.returncode != 0:
+        log("  baseline build failed: " + b.stderr.strip()[-300:])
+        return None
+    return out
+
+
 def run(h, selected, results, timed_run, log):
     """Measures both modes for the workloads of `results`; prints a table and
     returns the summary stored in the result file."""
@@ -88,11 +106,16 @@ def run(h, selected, results, timed_run, log):
         os.makedirs(rundir, exist_ok=True)
         argv = s["args"]
         # -- profiling off
-        med, _ = _median_runs(h, timed_run, [
-            ("native", builds["native"]["path"], {}),
-            ("off", builds["numaperf"]["path"], {"NUMAPERF_ACTIVE": "0"})], argv, rundir, log)
+        variants = [("native", builds["native"]["path"], {}),
+                    ("off", builds["numaperf"]["path"], {"NUMAPERF_ACTIVE": "0"})]
+        base = _baseline_build(h, w, log) if h.o.baseline_build_dir else None
+        if base:
+            variants.append(("off-base", base, {"NUMAPERF_ACTIVE": "0"}))
+        med, _ = _median_runs(h, timed_run, variants, argv, rundir, log)
         if med["native"] and med["off"]:
             row["off_ratio"] = med["off"] / med["native"]
+        if med["native"] and med.get("off-base"):
+            row["off_base_ratio"] = med["off-base"] / med["native"]
         # -- profile-derived filter
         full = next((r["profile"] for r in s["runs"].get("numaperf", [])
                      if r.get("status") == "ok" and os.path.exists(r.get("profile", ""))), None)
@@ -137,19 +160,22 @@ def run(h, selected, results, timed_run, log):
     def fx(x):
         return "%.2fx" % x if x is not None else "-"
 
-    hdr = "%-13s %9s %9s %9s %9s %8s %s" % ("workload", "off/nat", "full/nat", "sel/nat",
-                                           "sel/full", "dropped", "issues kept")
+    base = bool(h.o.baseline_build_dir)
+    hdr = "%-13s %9s %9s %9s %9s %9s %8s %s" % ("workload", "off/nat", "base-off",
+                                                "full/nat", "sel/nat", "sel/full", "dropped",
+                                                "issues kept")
     lines = [hdr, "-" * len(hdr)]
     for r in rows:
         kept = "-" if r.get("issues_kept") is None else "%d/%d" % (r["issues_kept"],
                                                                   r["issues_full"])
-        lines.append("%-13s %9s %9s %9s %9s %8s %s%s" % (
-            r["name"], fx(r.get("off_ratio")), fx(r.get("full_ratio")),
+        lines.append("%-13s %9s %9s %9s %9s %9s %8s %s%s" % (
+            r["name"], fx(r.get("off_ratio")), fx(r.get("off_base_ratio")) if base else "",
+            fx(r.get("full_ratio")),
             fx(r.get("selected_ratio")), fx(r.get("selected_vs_full")),
             r.get("dropped_functions", "-"), kept,
             ("  " + r["problem"]) if r.get("problem") else ""))
     summary = dict(rows=rows, off_target=OFF_TARGET)
-    for key in ("off_ratio", "selected_vs_full"):
+    for key in ("off_ratio", "off_base_ratio", "selected_vs_full"):
         vals = [r[key] for r in rows if r.get(key)]
         if vals:
             g = 1.0
@@ -163,6 +189,10 @@ def run(h, selected, results, timed_run, log):
         lines.append("profiling off: geomean %.3fx, worst %.3fx of native (target <= %.2fx: %s)" % (
             summary["off_ratio_geomean"], summary["off_ratio_worst"], OFF_TARGET,
             "met" if summary["off_ratio_worst"] <= OFF_TARGET else "NOT met"))
+    if "off_base_ratio_geomean" in summary:
+        lines.append("profiling off, baseline build (%s): geomean %.3fx, worst %.3fx of native" % (
+            h.o.baseline_build_dir, summary["off_base_ratio_geomean"],
+            summary["off_base_ratio_worst"]))
     if "selected_vs_full_geomean" in summary:
         lines.append("profile-derived filter: geomean %.3fx of the full numaperf time" %
                      summary["selected_vs_full_geomean"])

@@ -1,6 +1,7 @@
 //===- FunctionTable.cpp - what the pass did to each function -------------===//
 #include "FunctionTable.h"
 #include "Compat.h"
+#include "FunctionCounters.h"
 #include "FunctionFilter.h"
 #include "GlobalRegistration.h"
 #include "StringPool.h"
@@ -10,11 +11,29 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Transforms/Utils/BasicBlockUtils.h"
 
 using namespace llvm;
 
 namespace numaperf {
+
+// On the first entry (the entry counter was 0), tells the runtime which
+// thread it is: `numaperf select` keeps functions that the thread which
+// first touched an issue's pages ran first (docs/filters.md).
+static void recordFirstEntry(Instruction *Before, Value *IsFirst, Constant *Counters) {
+  Module &M = *Before->getModule();
+  LLVMContext &Ctx = M.getContext();
+  FunctionCallee Callee = M.getOrInsertFunction(
+      NUMAPERF_FUNCTION_FIRST_ENTRY_NAME, Type::getVoidTy(Ctx), getVoidPtrTy(Ctx));
+  Instruction *Then = SplitBlockAndInsertIfThen(IsFirst, Before, /*Unreachable=*/false,
+                                                MDBuilder(Ctx).createBranchWeights(1, 1 << 20));
+  IRBuilder<> IRB(Then);
+  if (DISubprogram *SP = Before->getFunction()->getSubprogram())
+    IRB.SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
+  IRB.CreateCall(Callee, {ConstantExpr::getPointerCast(Counters, getVoidPtrTy(Ctx))});
+}
 
 // Mirrors struct numaperf_function_desc.
 static StructType *descType(LLVMContext &Ctx) {
@@ -30,18 +49,30 @@ void FunctionTable::add(Function &F, unsigned Hooks, unsigned Filtered,
   Type *I32 = Type::getInt32Ty(Ctx);
   Type *P = getVoidPtrTy(Ctx);
   Constant *Counter = ConstantPointerNull::get(cast<PointerType>(P));
+  unsigned Flags = OwnCodeFiltered ? NUMAPERF_FUNCTION_FILTERED : 0;
   if (CounterAt) {
-    // One cache line per counter: threads running different functions do
-    // not share a line. A plain (racy) increment: an estimate is enough,
-    // an atomic add would cost more than the hooks it counts.
-    auto *GV = new GlobalVariable(M, I64, /*isConstant=*/false,
+    // Three words in their own cache line, so that threads running
+    // different functions do not share a line: entries of the instrumented
+    // body, the accesses its hooks reported (FunctionCounters.h) and the
+    // thread that entered first (NUMAPERF_FUNCTION_HOOK_COUNTS). Plain
+    // (racy) increments: an estimate is enough, an atomic add would cost
+    // more than the hooks it counts.
+    ArrayType *PairTy = ArrayType::get(I64, 3);
+    auto *GV = new GlobalVariable(M, PairTy, /*isConstant=*/false,
                                   GlobalValue::InternalLinkage,
-                                  ConstantInt::get(I64, 0),
-                                  "__numaperf.entries");
+                                  ConstantAggregateZero::get(PairTy),
+                                  "__numaperf.counters");
     GV->setAlignment(Align(64));
+    auto Word = [&](unsigned I) {
+      return ConstantExpr::getInBoundsGetElementPtr(
+          PairTy, GV, ArrayRef<Constant *>{ConstantInt::get(I32, 0), ConstantInt::get(I32, I)});
+    };
     IRBuilder<> IRB(CounterAt);
-    Value *Old = IRB.CreateLoad(I64, GV);
-    IRB.CreateStore(IRB.CreateAdd(Old, ConstantInt::get(I64, 1)), GV);
+    Value *Old = IRB.CreateLoad(I64, Word(0));
+    IRB.CreateStore(IRB.CreateAdd(Old, ConstantInt::get(I64, 1)), Word(0));
+    recordFirstEntry(CounterAt, IRB.CreateICmpEQ(Old, ConstantInt::get(I64, 0)), GV);
+    countHookCalls(F, CounterAt, Word(1));
+    Flags |= NUMAPERF_FUNCTION_HOOK_COUNTS;
     Counter = ConstantExpr::getPointerCast(GV, P);
   }
   FunctionIdentity Id = identityOf(F);
@@ -53,7 +84,7 @@ void FunctionTable::add(Function &F, unsigned Hooks, unsigned Filtered,
       {Strings.get(F.getName()), Strings.get(Id.File),
        ConstantInt::get(I32, Line), ConstantInt::get(I32, Hooks),
        ConstantInt::get(I32, Filtered),
-       ConstantInt::get(I32, OwnCodeFiltered ? NUMAPERF_FUNCTION_FILTERED : 0),
+       ConstantInt::get(I32, Flags),
        Counter}));
 }
 

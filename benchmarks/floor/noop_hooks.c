@@ -65,6 +65,7 @@ void __numaperf_register_functions(const struct numaperf_function_desc *fns, uin
   (void)count;
 }
 
+void __numaperf_function_first_entry(uint64_t *counters) { (void)counters; }
 void __numaperf_unregister_functions(const struct numaperf_function_desc *fns, uint64_t count) {
   (void)fns;
   (void)count;

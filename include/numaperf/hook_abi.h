@@ -25,6 +25,7 @@ extern "C" {
 #define NUMAPERF_REGISTER_FUNCTIONS_NAME "__numaperf_register_functions"
 #define NUMAPERF_UNREGISTER_FUNCTIONS_NAME "__numaperf_unregister_functions"
 #define NUMAPERF_ACTIVE_FLAG_NAME "__numaperf_active"
+#define NUMAPERF_FUNCTION_FIRST_ENTRY_NAME "__numaperf_function_first_entry"
 
 /* Access hooks, called right before the access they describe.
  * Fixed sizes 1, 2, 4, 8 and 16 bytes have their own entry points; any other
@@ -83,6 +84,11 @@ extern volatile uint8_t __numaperf_active;
 
 /* One record per function the pass instrumented or filtered. */
 #define NUMAPERF_FUNCTION_FILTERED 1u /* its own code is filtered out */
+/* `entries` points to three words: entries, the accesses the hooks reported
+ * (a hook call counts 1, a range hook its element count), and the index + 1
+ * of the thread that entered the instrumented body first (0: not yet),
+ * written by __numaperf_function_first_entry. */
+#define NUMAPERF_FUNCTION_HOOK_COUNTS 2u
 struct numaperf_function_desc {
   const char *name;   /* symbol name (mangled for C++) */
   const char *file;   /* source file of the definition, or "" */
@@ -99,6 +105,10 @@ void __numaperf_register_functions(const struct numaperf_function_desc *fns,
                                    uint64_t count);
 void __numaperf_unregister_functions(const struct numaperf_function_desc *fns,
                                      uint64_t count);
+
+/* Called by the instrumented body when its entry counter was 0 (so about
+ * once per function): records the calling thread in counters[2]. */
+void __numaperf_function_first_entry(uint64_t *counters);
 
 #ifdef __cplusplus
 }

@@ -31,9 +31,12 @@ report::Instrumentation summarizeInstrumentation(uint64_t start_ns, uint64_t end
     f.filtered_accesses = r.filtered_accesses;
     f.filtered = r.own_code_filtered;
     f.entries = r.entries;
-    // The pass counts entries, not hook calls: a hook inside a loop runs
-    // more than once per entry (docs/filters.md, "numaperf select").
-    f.hook_calls = r.entries * r.hooks;
+    // Counted by the module's code, or (modules built without hook
+    // counters) estimated: a hook inside a loop runs more than once per
+    // entry (docs/filters.md, "numaperf select").
+    f.hook_calls_counted = r.hook_calls_counted;
+    f.hook_calls = r.hook_calls_counted ? r.hook_calls : r.entries * r.hooks;
+    if (r.first_thread) f.first_thread = uint32_t(r.first_thread - 1);
     out.functions.push_back(std::move(f));
   }
   std::stable_sort(out.functions.begin(), out.functions.end(),

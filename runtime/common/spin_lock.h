@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <sched.h>
 
 namespace numaperf {
 
@@ -20,7 +21,12 @@ class SpinLock {
   void lock() {
     for (;;) {
       if (!locked_.exchange(true, std::memory_order_acquire)) return;
-      while (locked_.load(std::memory_order_relaxed)) cpuRelax();
+      // With more threads than CPUs the holder may have been preempted:
+      // after a short spin, give the CPU away instead of burning the slice.
+      for (unsigned spins = 0; locked_.load(std::memory_order_relaxed); ++spins) {
+        if (spins < 64) cpuRelax();
+        else sched_yield();
+      }
     }
   }
   bool try_lock() { return !locked_.exchange(true, std::memory_order_acquire); }

@@ -31,6 +31,11 @@ FunctionRecord recordOf(const numaperf_function_desc &d) {
   r.filtered_accesses = d.filtered;
   r.own_code_filtered = (d.flags & NUMAPERF_FUNCTION_FILTERED) != 0;
   r.entries = d.entries ? __atomic_load_n(d.entries, __ATOMIC_RELAXED) : 0;
+  r.hook_calls_counted = d.entries && (d.flags & NUMAPERF_FUNCTION_HOOK_COUNTS);
+  if (r.hook_calls_counted) {
+    r.hook_calls = __atomic_load_n(d.entries + 1, __ATOMIC_RELAXED);
+    r.first_thread = __atomic_load_n(d.entries + 2, __ATOMIC_RELAXED);
+  }
   return r;
 }
 
@@ -75,6 +80,9 @@ std::vector<FunctionRecord> FunctionRegistry::snapshot() const {
     if (fresh) continue;
     FunctionRecord &m = it->second;
     m.entries += r.entries;
+    m.hook_calls += r.hook_calls;
+    m.hook_calls_counted = m.hook_calls_counted || r.hook_calls_counted;
+    if (!m.first_thread) m.first_thread = r.first_thread;
     m.hooks = std::max(m.hooks, r.hooks);
     m.filtered_accesses = std::max(m.filtered_accesses, r.filtered_accesses);
   }

@@ -2,7 +2,7 @@
 // numaperf_function_desc, hook_abi.h): instrumented ones with their static
 // hook count and entry counter, and those the compile-time filter dropped.
 // Read at report time for the report's "instrumentation" section and for
-// `numaperf select` (hook calls per function ~ entries x hooks).
+// `numaperf select` (hook calls per function: counted, or entries x hooks).
 #pragma once
 
 #include <cstdint>
@@ -21,6 +21,11 @@ struct FunctionRecord {
   uint32_t filtered_accesses = 0;
   bool own_code_filtered = false;
   uint64_t entries = 0;  // entries of the instrumented body
+  // Accesses its hooks reported, when the module counted them
+  // (NUMAPERF_FUNCTION_HOOK_COUNTS); else estimated as entries x hooks.
+  bool hook_calls_counted = false;
+  uint64_t hook_calls = 0;
+  uint64_t first_thread = 0;  // index + 1 of the thread that entered it first; 0 unknown
 };
 
 class FunctionRegistry {

@@ -187,9 +187,33 @@ void resetDetail(PageDetail *d) {
 
 void setSharingDominanceShare(double share) { g_sharing_share.store(share); }
 
+namespace {
+
+// Whether no hook ever counted anything on the range's pages (or it was
+// taken since): no first toucher, no counts, no detail. The
+// common case for blocks freed while profiling is off, or never touched by
+// instrumented code; taking such a range is a no-op, so it is skipped
+// without setting up the classifier (every free comes here).
+bool untouchedPages(ShadowMemory &shadow, uintptr_t start, uintptr_t end) {
+  for (uintptr_t page = start & ~(kPageSize - 1); page < end; page += kPageSize) {
+    PageEntry *e = shadow.entryFor(page);
+    if (!e) return true;  // the loop below stops here too
+    if (e->owner.load(std::memory_order_relaxed) ||
+        e->early_remote.load(std::memory_order_relaxed) ||
+        e->owner_reads.load(std::memory_order_relaxed) ||
+        e->owner_writes.load(std::memory_order_relaxed) ||
+        e->detail.load(std::memory_order_acquire))
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out) {
   ShadowMemory &shadow = shadowMemory();
   if (!shadow.ready() || end <= start) return false;
+  if (untouchedPages(shadow, start, end)) return false;
   const double sharing_share = g_sharing_share.load(std::memory_order_relaxed);
   const uintptr_t first_page = start & ~(kPageSize - 1);
   out->object_pages = (end - first_page + kPageSize - 1) >> kPageShift;

@@ -15,11 +15,6 @@ ObjectRegistry &objectRegistry() {
 
 namespace {
 
-uint64_t bucketOf(uintptr_t start, uint64_t count) {
-  uint64_t h = (start >> 4) * 0x9E3779B97F4A7C15ull;
-  return (h >> 20) & (count - 1);
-}
-
 char *copyString(const char *s) {
   if (!s) return nullptr;
   size_t n = strlen(s) + 1;
@@ -30,72 +25,90 @@ char *copyString(const char *s) {
 
 }  // namespace
 
-void ObjectRegistry::grow(Shard &s) {
-  uint64_t count = s.bucket_count ? s.bucket_count * 2 : 256;
-  auto **buckets = static_cast<HeapObject **>(internalAlloc(count * sizeof(HeapObject *)));
-  if (!buckets) return;  // keep the old table: longer chains, still correct
-  for (uint64_t i = 0; i < s.bucket_count; ++i) {
-    for (HeapObject *o = s.buckets[i]; o;) {
-      HeapObject *next = o->next;
-      uint64_t b = bucketOf(o->start, count);
-      o->next = buckets[b];
-      buckets[b] = o;
-      o = next;
-    }
+// Blocks are at least 16-byte aligned and often equally spaced: mix the
+// bits so that shards and slots are used evenly. The shard takes the low
+// bits of the hash, the slot the high ones.
+uint64_t ObjectRegistry::hashOf(uintptr_t start) {
+  uint64_t h = (start >> 4) * 0x9E3779B97F4A7C15ull;
+  return h ^ (h >> 29);
+}
+
+static uint64_t slotOf(uint64_t hash, uint64_t capacity) {
+  return (hash >> 32) & (capacity - 1);
+}
+
+bool ObjectRegistry::grow(Shard &s) {
+  uint64_t capacity = s.capacity ? s.capacity * 2 : 64;
+  auto *slots = static_cast<HeapObject *>(internalAlloc(capacity * sizeof(HeapObject)));
+  if (!slots) return false;  // keep the old table while it has room
+  for (uint64_t i = 0; i < s.capacity; ++i) {
+    const HeapObject &o = s.slots[i];
+    if (!o.start) continue;
+    uint64_t j = slotOf(hashOf(o.start), capacity);
+    while (slots[j].start) j = (j + 1) & (capacity - 1);
+    slots[j] = o;
   }
-  if (s.buckets) internalFree(s.buckets, s.bucket_count * sizeof(HeapObject *));
-  s.buckets = buckets;
-  s.bucket_count = count;
+  if (s.slots) internalFree(s.slots, s.capacity * sizeof(HeapObject));
+  s.slots = slots;
+  s.capacity = capacity;
+  return true;
+}
+
+HeapObject *ObjectRegistry::find(Shard &s, uintptr_t start) {
+  if (!s.capacity) return nullptr;
+  for (uint64_t i = slotOf(hashOf(start), s.capacity);; i = (i + 1) & (s.capacity - 1)) {
+    if (s.slots[i].start == start) return &s.slots[i];
+    if (!s.slots[i].start) return nullptr;
+  }
 }
 
 void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
-  HeapObject *o = internalNew<HeapObject>();
-  if (!o) return;
-  o->start = start;
-  o->size = size;
-  o->site = site;
-  Shard &s = shards_[shardOf(start)];
+  if (!start) return;
+  Shard &s = shardOf(start);
   SpinLockGuard guard(s.lock);
-  if (s.size >= s.bucket_count) grow(s);
-  if (!s.buckets) {
-    internalDelete(o);
+  if (HeapObject *o = find(s, start)) {  // a block we missed the free of
+    *o = {start, size, site};
     return;
   }
-  uint64_t b = bucketOf(start, s.bucket_count);
-  o->next = s.buckets[b];
-  s.buckets[b] = o;
+  // Load at most 1/2 keeps probes short; at 7/8 without memory, give up.
+  if (2 * (s.size + 1) > s.capacity && !grow(s) && 8 * (s.size + 1) > 7 * s.capacity) return;
+  uint64_t i = slotOf(hashOf(start), s.capacity);
+  while (s.slots[i].start) i = (i + 1) & (s.capacity - 1);
+  s.slots[i] = {start, size, site};
   ++s.size;
 }
 
 bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages) {
-  Shard &s = shards_[shardOf(start)];
-  HeapObject *found = nullptr;
+  Shard &s = shardOf(start);
+  HeapObject found;
   {
     SpinLockGuard guard(s.lock);
-    if (!s.buckets) return false;
-    for (HeapObject **link = &s.buckets[bucketOf(start, s.bucket_count)]; *link;
-         link = &(*link)->next) {
-      if ((*link)->start == start) {
-        found = *link;
-        *link = found->next;
-        --s.size;
-        break;
+    HeapObject *o = find(s, start);
+    if (!o) return false;
+    found = *o;
+    // Backward-shift deletion: move later entries of the probe run into
+    // the hole unless that would put them before their home slot.
+    const uint64_t mask = s.capacity - 1;
+    uint64_t hole = uint64_t(o - s.slots);
+    for (uint64_t j = (hole + 1) & mask; s.slots[j].start; j = (j + 1) & mask) {
+      uint64_t home = slotOf(hashOf(s.slots[j].start), s.capacity);
+      if (((j - home) & mask) >= ((j - hole) & mask)) {
+        s.slots[hole] = s.slots[j];
+        hole = j;
       }
     }
+    s.slots[hole] = HeapObject();
+    --s.size;
   }
-  if (!found) return false;
-  fold(*found, forget_pages);
-  internalDelete(found);
+  fold(found, forget_pages);
   return true;
 }
 
 uint64_t ObjectRegistry::heapSize(uintptr_t start) {
-  Shard &s = shards_[shardOf(start)];
+  Shard &s = shardOf(start);
   SpinLockGuard guard(s.lock);
-  if (!s.buckets) return 0;
-  for (HeapObject *o = s.buckets[bucketOf(start, s.bucket_count)]; o; o = o->next)
-    if (o->start == start) return o->size;
-  return 0;
+  HeapObject *o = find(s, start);
+  return o ? o->size : 0;
 }
 
 namespace {
@@ -108,7 +121,7 @@ void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumul
 
 }  // namespace
 
-void ObjectRegistry::fold(HeapObject &o, bool forget_pages) {
+void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) {
   foldRange(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr);
 }
 
@@ -145,8 +158,8 @@ void ObjectRegistry::removeGlobal(uintptr_t start) {
 void ObjectRegistry::foldAll() {
   for (Shard &s : shards_) {
     SpinLockGuard guard(s.lock);
-    for (uint64_t i = 0; i < s.bucket_count; ++i)
-      for (HeapObject *o = s.buckets[i]; o; o = o->next) fold(*o, false);
+    for (uint64_t i = 0; i < s.capacity; ++i)
+      if (s.slots[i].start) fold(s.slots[i], false);
   }
   SpinLockGuard guard(globals_lock_);
   for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next)

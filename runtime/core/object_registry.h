@@ -1,5 +1,6 @@
 // The objects that accesses are attributed to: live heap blocks (keyed by
-// start address, sharded so threads rarely meet on a lock) and the global
+// start address in open-addressing tables, sharded by a hash of the address
+// so threads rarely meet on a lock; no allocation per block) and the global
 // variables that instrumented modules register. When a heap block is freed or
 // the program exits, the remote-access counts its bytes gathered in shadow
 // memory are taken and added to its allocation site (StackRecord) or global,
@@ -17,8 +18,7 @@ namespace numaperf {
 struct StackRecord;
 
 struct HeapObject {
-  HeapObject *next = nullptr;
-  uintptr_t start = 0;
+  uintptr_t start = 0;  // 0: a free slot
   uint64_t size = 0;
   StackRecord *site = nullptr;  // may be nullptr when the store is full
 };
@@ -61,16 +61,22 @@ class ObjectRegistry {
   void unlockAll();
 
  private:
-  static constexpr unsigned kShards = 64;
-  struct Shard {
+  // Every malloc and free of the program comes here, also with profiling
+  // off: a lock per shard, held for a few probes, each shard in its own
+  // cache line.
+  static constexpr unsigned kShards = 256;
+  struct alignas(64) Shard {
     SpinLock lock;
-    HeapObject **buckets = nullptr;
-    uint64_t bucket_count = 0;
+    HeapObject *slots = nullptr;  // linear probing, load at most 1/2
+    uint64_t capacity = 0;        // a power of two, or 0
     uint64_t size = 0;
   };
-  static unsigned shardOf(uintptr_t start) { return (start >> 4) % kShards; }
-  static void grow(Shard &s);
-  static void fold(HeapObject &o, bool forget_pages);
+  static uint64_t hashOf(uintptr_t start);
+  Shard &shardOf(uintptr_t start) { return shards_[hashOf(start) % kShards]; }
+  // The slot holding `start`, or nullptr.
+  static HeapObject *find(Shard &s, uintptr_t start);
+  static bool grow(Shard &s);
+  static void fold(const HeapObject &o, bool forget_pages);
 
   Shard shards_[kShards];
   SpinLock globals_lock_;

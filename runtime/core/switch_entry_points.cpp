@@ -38,6 +38,16 @@ NP_EXPORT void __numaperf_register_functions(const numaperf_function_desc *fns,
   numaperf::functionRegistry().add(fns, count);
 }
 
+NP_EXPORT void __numaperf_function_first_entry(uint64_t *counters) {
+  if (!counters || numaperf::RuntimeScope::inside()) return;
+  numaperf::ThreadState *t = numaperf::currentThread();
+  if (!t) return;
+  // Two threads may both have seen 0 entries: the first to get here wins.
+  uint64_t none = 0;
+  __atomic_compare_exchange_n(&counters[2], &none, uint64_t(t->index) + 1, false,
+                              __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+}
+
 NP_EXPORT void __numaperf_unregister_functions(const numaperf_function_desc *fns,
                                                uint64_t count) {
   numaperf::RuntimeScope scope;

@@ -142,7 +142,10 @@ json instrumentationJson(const std::optional<Instrumentation>& in) {
                              {"filtered_accesses", f.filtered_accesses},
                              {"filtered", f.filtered},
                              {"entries", f.entries},
-                             {"hook_calls", f.hook_calls}});
+                             {"hook_calls", f.hook_calls},
+                             {"hook_calls_counted", f.hook_calls_counted},
+                             {"first_thread",
+                              f.first_thread ? json(*f.first_thread) : json(nullptr)}});
   return json{{"profiling",
                {{"initially_on", in->initially_on},
                 {"active_regions", in->active_regions},
@@ -565,6 +568,14 @@ void readInstrumentation(const json& j, Instrumentation* in, std::string* err) {
       q.boolean("filtered", &f.filtered);
       q.u64("entries", &f.entries);
       q.u64("hook_calls", &f.hook_calls);
+      q.boolean("hook_calls_counted", &f.hook_calls_counted);
+      if (const json* t = q.get("first_thread", false)) {
+        if (!t->is_null()) {
+          uint32_t v = 0;
+          q.u32("first_thread", &v);
+          f.first_thread = v;
+        }
+      }
       in->functions.push_back(std::move(f));
     }
   }

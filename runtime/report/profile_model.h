@@ -133,7 +133,11 @@ struct InstrumentedFunction {
   uint32_t filtered_accesses = 0;  // accesses the filter left without a hook
   bool filtered = false;           // its own code is filtered out
   uint64_t entries = 0;            // entries while profiling was on
-  uint64_t hook_calls = 0;         // estimate: entries x hooks
+  // Accesses its hooks reported (a range hook counts its elements) when
+  // hook_calls_counted, else the estimate entries x hooks.
+  uint64_t hook_calls = 0;
+  bool hook_calls_counted = false;
+  std::optional<uint32_t> first_thread;  // index of the thread that entered it first
 };
 
 struct ProfiledPeriod {

@@ -83,11 +83,19 @@ const char* dieAttrString(Dwarf_Die* die, unsigned int name) {
 }
 
 // Name from the ELF symbol table (demangled), empty if none.
+// The symbol's name, demangled. The uninstrumented twin of an instrumented
+// function (`f.numaperf.off`, docs/switching.md) is named as the function
+// itself: code run with profiling off (an allocation, say) must be
+// attributed exactly as with profiling on.
 std::string symbolName(Dwfl_Module* mod, Dwarf_Addr addr) {
   GElf_Off offset = 0;
   GElf_Sym sym;
   const char* name = dwfl_module_addrinfo(mod, addr, &offset, &sym, nullptr, nullptr, nullptr);
-  return name != nullptr ? demangle(name) : std::string();
+  if (name == nullptr) return std::string();
+  static const char kTwin[] = ".numaperf.off";
+  const size_t n = std::strlen(name), k = sizeof kTwin - 1;
+  if (n > k && std::strcmp(name + n - k, kTwin) == 0) return demangle(std::string(name, n - k));
+  return demangle(name);
 }
 
 // The compile unit containing addr. dwfl_module_addrdie relies on

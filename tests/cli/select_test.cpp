@@ -78,3 +78,28 @@ TEST(Select, NoKeepIssuesRanksEveryFunction) {
   EXPECT_EQ(names(s.dropped).front(), "_ZN2ns6readerEi");
   EXPECT_TRUE(s.kept_for_issues.empty());
 }
+
+TEST(Select, KeepsFunctionsFirstRunByTheIssueObjectsFirstToucher) {
+  report::Profile p = profile();
+  // The issue's object was first touched by thread 0 (an init function it
+  // ran first); ns::get() was first run by worker thread 2.
+  report::BandwidthSignature sig;
+  report::ObjectSignature o;
+  o.object = p.issues[0].object;
+  report::StaticToucherShare toucher;
+  toucher.thread = 0;
+  o.static_threads.push_back(toucher);
+  sig.objects.push_back(o);
+  p.signature = sig;
+  p.instrumentation->functions.push_back(fn("init", "init", 2000));
+  p.instrumentation->functions.back().first_thread = 0;
+  p.instrumentation->functions[0].first_thread = 2;  // ns::get()
+  Selection s = selectFunctions(p, {});
+  EXPECT_EQ(names(s.dropped), (std::vector<std::string>{"_ZN2ns3getEv", "_Z4hashv"}));
+  EXPECT_EQ(names(s.kept_for_first_touch), (std::vector<std::string>{"init"}));
+  EXPECT_NE(renderFilter(s, "p.json").find("# kept, first run by a thread"), std::string::npos);
+  // Without --keep-issues the rule is off too.
+  SelectOptions o2;
+  o2.keep_issue_functions = false;
+  EXPECT_TRUE(selectFunctions(p, o2).kept_for_first_touch.empty());
+}

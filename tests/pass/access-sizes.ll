@@ -27,7 +27,7 @@ define void @sizes(i8* %p1, i16* %p2, i32* %p4, i64* %p8, i128* %p16,
 ; CHECK-NEXT: %v16 = load i128, ptr %p16
 ; CHECK-NEXT: call void @__numaperf_store16(ptr %q16)
 ; CHECK-NEXT: store i128
-; CHECK-NEXT: ret void
+; CHECK:      ret void
   %v1 = load i8, i8* %p1
   store i8 1, i8* %q1
   %v2 = load i16, i16* %p2

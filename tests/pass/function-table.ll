@@ -1,7 +1,8 @@
 ; The module constructor registers, after the ABI check, one
 ; numaperf_function_desc per function that got hooks or lost some to the
 ; filter: name, file, line, static hook count, filtered accesses, flags
-; (1 = its own code is filtered) and its entry counter (null without hooks).
+; (1 = its own code is filtered, 2 = hook counts follow the entry counter)
+; and its counters (null without hooks).
 ; RUN: split-file %s %t
 ; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/drop.txt -passes=numaperf -S %t/a.ll | FileCheck %s
 
@@ -31,11 +32,11 @@ define void @nothing() {
 !5 = !DISubroutineType(types: !6)
 !6 = !{null}
 
-; CHECK-DAG: @__numaperf.entries = internal global i64 0, align 64
+; CHECK-DAG: @__numaperf.counters = internal global [3 x i64] zeroinitializer, align 64
 ; CHECK-DAG: [[TWO:@__numaperf.str[.0-9]*]] = private unnamed_addr constant [4 x i8] c"two\00"
 ; CHECK-DAG: [[FILE:@__numaperf.str[.0-9]*]] = private unnamed_addr constant [9 x i8] c"/src/t.c\00"
 ; CHECK-DAG: [[DROPPED:@__numaperf.str[.0-9]*]] = private unnamed_addr constant [8 x i8] c"dropped\00"
-; CHECK-DAG: @__numaperf.functions = private constant [2 x { ptr, ptr, i32, i32, i32, i32, ptr }] [{ ptr, ptr, i32, i32, i32, i32, ptr } { ptr [[TWO]], ptr [[FILE]], i32 7, i32 2, i32 0, i32 0, ptr @__numaperf.entries }, { ptr, ptr, i32, i32, i32, i32, ptr } { ptr [[DROPPED]], ptr {{@__numaperf.str[.0-9]*}}, i32 0, i32 0, i32 1, i32 1, ptr null }]
+; CHECK-DAG: @__numaperf.functions = private constant [2 x { ptr, ptr, i32, i32, i32, i32, ptr }] [{ ptr, ptr, i32, i32, i32, i32, ptr } { ptr [[TWO]], ptr [[FILE]], i32 7, i32 2, i32 0, i32 2, ptr @__numaperf.counters }, { ptr, ptr, i32, i32, i32, i32, ptr } { ptr [[DROPPED]], ptr {{@__numaperf.str[.0-9]*}}, i32 0, i32 0, i32 1, i32 1, ptr null }]
 
 ; CHECK-LABEL: define internal void @__numaperf.module_ctor()
 ; CHECK-NEXT:  call void @__numaperf_register_module(i32 {{[0-9]+}},

@@ -11,7 +11,7 @@ define void @fill(double* %a, i64 %n) {
 ; CHECK-LABEL: @fill(
 ; CHECK:       .preheader:
 ; CHECK:         call void @__numaperf_store_range(ptr %a, i64 8, i64 %{{.*}}, i64 8)
-; CHECK-NEXT:    br label %loop
+; CHECK:         br label %loop
 ; CHECK:       loop:
 ; CHECK-NOT:     call void @__numaperf
 ; CHECK:         store double

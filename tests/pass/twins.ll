@@ -24,9 +24,9 @@ define i32 @get(i32* %p, i64 signext %n) !dbg !4 {
 ; CHECK-NEXT:    [[R:%.*]] = musttail call i32 @get.numaperf.off(ptr %p, i64 signext %n), !dbg [[L0:![0-9]+]]
 ; CHECK-NEXT:    ret i32 [[R]]
 ; CHECK:       numaperf.on:
-; CHECK-NEXT:    [[C:%.*]] = load i64, ptr @__numaperf.entries
+; CHECK-NEXT:    [[C:%.*]] = load i64, ptr {{.*}}@__numaperf.counters
 ; CHECK-NEXT:    [[C1:%.*]] = add i64 [[C]], 1
-; CHECK-NEXT:    store i64 [[C1]], ptr @__numaperf.entries
+; CHECK-NEXT:    store i64 [[C1]], ptr {{.*}}@__numaperf.counters
 ; CHECK:         call void @__numaperf_store8(ptr %slot)
 ; CHECK:         call void @__numaperf_load4(ptr %p)
 

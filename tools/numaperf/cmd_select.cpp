@@ -21,7 +21,7 @@ struct SelectCliOptions {
   bool keep_issues = true;
 };
 
-// "5000000", "2.5e8" or "10%" (of the profile's estimated hook calls).
+// "5000000", "2.5e8" or "10%" (of the profile's hook calls).
 bool parseBudget(const std::string& text, uint64_t total, uint64_t* out) {
   double v = 0;
   if (!text.empty() && text.back() == '%') {
@@ -67,8 +67,10 @@ void runSelect(const SelectCliOptions& o) {
   writeOutput(o.output, renderFilter(s, o.input));
   double share = s.total_calls ? 100.0 * double(s.dropped_calls) / double(s.total_calls) : 0;
   note("dropping " + std::to_string(s.dropped.size()) + " functions (" +
-       report::formatFixed(share, 1) + "% of the estimated hook calls); keeping " +
-       std::to_string(s.kept_for_issues.size()) + " behind reported issues");
+       report::formatFixed(share, 1) + "% of the hook calls); keeping " +
+       std::to_string(s.kept_for_issues.size()) + " behind reported issues and " +
+       std::to_string(s.kept_for_first_touch.size()) +
+       " first run by a thread that first touched an issue's object");
 }
 
 }  // namespace
@@ -88,7 +90,7 @@ void registerSelectCommand(CLI::App& app) {
                   "of this profile's (10%); drops the costliest functions until under it "
                   "(default: drop every function with hook calls not behind an issue)");
   sub->add_option("--min-share", o->min_share,
-                  "Drop only functions with at least this share of the estimated hook "
+                  "Drop only functions with at least this share of the hook "
                   "calls (0.01 or 1%)")
       ->capture_default_str();
   sub->add_option("-o,--output", o->output,

@@ -51,14 +51,32 @@ std::vector<std::string> issueFunctions(const report::Profile& profile) {
   return {names.begin(), names.end()};
 }
 
+std::vector<uint32_t> issueFirstTouchers(const report::Profile& profile) {
+  std::set<uint32_t> threads;
+  if (!profile.signature) return {};
+  auto same = [](const report::ObjectInfo& a, const report::ObjectInfo& b) {
+    return a.kind == b.kind && a.name == b.name && a.site.file == b.site.file &&
+           a.site.line == b.site.line && a.site.function == b.site.function;
+  };
+  for (const report::Issue& issue : profile.issues)
+    for (const report::ObjectSignature& o : profile.signature->objects)
+      if (same(issue.object, o.object))
+        for (const report::StaticToucherShare& t : o.static_threads)
+          if (t.thread) threads.insert(*t.thread);
+  return {threads.begin(), threads.end()};
+}
+
 Selection selectFunctions(const report::Profile& profile, const SelectOptions& options) {
   Selection out;
   std::set<std::string> behind_issues;
-  if (options.keep_issue_functions)
+  std::set<uint32_t> touchers;
+  if (options.keep_issue_functions) {
     for (const std::string& f : issueFunctions(profile)) {
       behind_issues.insert(f);
       behind_issues.insert(withoutParameters(f));
     }
+    for (uint32_t t : issueFirstTouchers(profile)) touchers.insert(t);
+  }
   std::vector<SelectedFunction> candidates;
   for (const report::InstrumentedFunction& f : profile.instrumentation->functions) {
     out.total_calls += f.hook_calls;
@@ -68,6 +86,9 @@ Selection selectFunctions(const report::Profile& profile, const SelectOptions& o
                 behind_issues.count(withoutParameters(f.function));
     if (kept) {
       out.kept_for_issues.push_back(s);
+    } else if (f.first_thread && touchers.count(*f.first_thread) && f.hook_calls > 0 &&
+               !f.filtered) {
+      out.kept_for_first_touch.push_back(s);
     } else if (f.hook_calls > 0 && !f.filtered) {
       // Functions that made no hook call cost nothing: they stay.
       candidates.push_back(s);
@@ -93,11 +114,14 @@ std::string renderFilter(const Selection& s, const std::string& source) {
   std::string text;
   text += "# numaperf filter written by `numaperf select` from " + source + "\n";
   text += "# (sanitizer format, docs/filters.md; use with numaperf-clang --numaperf-filter=FILE)\n";
-  text += "# estimated hook calls: " + std::to_string(s.total_calls) + " in the profile, " +
+  text += "# hook calls: " + std::to_string(s.total_calls) + " in the profile, " +
           std::to_string(s.dropped_calls) + " dropped below\n";
   for (const SelectedFunction& f : s.kept_for_issues)
     text += "# kept, behind a reported issue: " + f.function + " (" +
             std::to_string(f.hook_calls) + " hook calls)\n";
+  for (const SelectedFunction& f : s.kept_for_first_touch)
+    text += "# kept, first run by a thread that first touched an issue's object: " +
+            f.function + " (" + std::to_string(f.hook_calls) + " hook calls)\n";
   std::set<std::string> written;
   for (const SelectedFunction& f : s.dropped) {
     text += "# " + f.function + ": " + std::to_string(f.hook_calls) + " hook calls\n";

@@ -1,8 +1,9 @@
 // `numaperf select`: from a profile, the functions to leave uninstrumented
-// next time. Like scorep-score: the functions with the most (estimated)
-// hook calls go first, but never one behind a reported issue (an access
-// site or allocation-stack frame of the issue names it). Pure, so it can be
-// unit tested.
+// next time. Like scorep-score: the functions with the most hook calls
+// (counted, or estimated for older builds) go first, but never one behind a
+// reported issue (an access site or allocation-stack frame of the issue
+// names it, or it was first run by a thread that first touched an issue
+// object's pages). Pure, so it can be unit tested.
 #pragma once
 
 #include "report/profile_model.h"
@@ -35,6 +36,9 @@ struct SelectedFunction {
 struct Selection {
   std::vector<SelectedFunction> dropped;       // most hook calls first
   std::vector<SelectedFunction> kept_for_issues;
+  // First run by a thread that first touched an issue object's pages: it
+  // may be the code that placed them.
+  std::vector<SelectedFunction> kept_for_first_touch;
   std::vector<std::string> already_filtered;   // filtered in the profiled build
   uint64_t total_calls = 0;
   uint64_t dropped_calls = 0;
@@ -43,6 +47,10 @@ struct Selection {
 // Functions behind the issues (demangled names): their access sites and
 // the frames of their objects' allocation stacks.
 std::vector<std::string> issueFunctions(const report::Profile& profile);
+
+// Threads that first touched the pages of an issue's object (from the
+// bandwidth signature's static_threads of the same object).
+std::vector<uint32_t> issueFirstTouchers(const report::Profile& profile);
 
 Selection selectFunctions(const report::Profile& profile, const SelectOptions& options);
 

@@ -103,7 +103,7 @@ class UnknownWalker {
         for (size_t i = 0; i < fns.size() && !full(); ++i)
           fields(fns[i], path + "[" + std::to_string(i) + "]",
                  {"name", "function", "file", "line", "hooks", "filtered_accesses", "filtered",
-                  "entries", "hook_calls"});
+                  "entries", "hook_calls", "hook_calls_counted", "first_thread"});
       } else {
         add(path);
       }
