@@ -2,12 +2,17 @@
 #include "FunctionCounters.h"
 #include "Compat.h"
 
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SmallVector.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Function.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/Transforms/Utils/PromoteMemToReg.h"
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -40,24 +45,39 @@ static void flushAt(Instruction *Before, AllocaInst *Local, Value *Counter) {
   IRB.CreateStore(IRB.CreateAdd(Old, Count), Counter);
 }
 
-void countHookCalls(Function &F, Instruction *OnPath, Value *Counter) {
+// The source function of a hook: the inlined callee its access came from,
+// or nullptr for F's own code (and code without a location).
+static const DISubprogram *sourceOf(const CallInst &CI, const Function &F) {
+  const DILocation *Loc = CI.getDebugLoc().get();
+  if (!Loc)
+    return nullptr;
+  const DISubprogram *SP = Loc->getScope()->getSubprogram();
+  return SP == F.getSubprogram() ? nullptr : SP;
+}
+
+void countHookCalls(
+    Function &F, Instruction *OnPath,
+    function_ref<Value *(const DISubprogram *, unsigned)> CounterFor) {
   DominatorTree DT(F);
   BasicBlock *OnBlock = OnPath->getParent();
   Type *I64 = Type::getInt64Ty(F.getContext());
-  // Per block: where its hooks are added (one add per block, before its
-  // first return or call that does not return, else before its
-  // terminator, so that the hook calls and their accesses stay adjacent),
-  // and what is added.
+  // Per block and source function: where its hooks are added (one add per
+  // block, before its first return or call that does not return, else
+  // before its terminator, so that the hook calls and their accesses stay
+  // adjacent), and what is added.
   struct Bump {
     Instruction *At;
+    const DISubprogram *Source;
     SmallVector<Value *, 4> Weights;
   };
   SmallVector<Bump, 16> Bumps;
   SmallVector<Instruction *, 8> Flushes;
+  MapVector<const DISubprogram *, unsigned> Sources;  // hook calls per source
   for (BasicBlock &BB : F) {
     if (!DT.dominates(OnBlock, &BB))
       continue;
-    Bump B{BB.getTerminator(), {}};
+    size_t First = Bumps.size();
+    Instruction *At = BB.getTerminator();
     for (Instruction &I : BB) {
       auto *CI = dyn_cast<CallInst>(&I);
       Instruction *Flush = nullptr;
@@ -68,27 +88,44 @@ void countHookCalls(Function &F, Instruction *OnPath, Value *Counter) {
       } else if (CI && CI->doesNotReturn() && !CI->isMustTailCall()) {
         Flush = CI;  // exit() from main, pthread_exit()...
       } else if (CI) {
-        if (Value *W = hookWeight(*CI))
-          B.Weights.push_back(W);
+        if (Value *W = hookWeight(*CI)) {
+          const DISubprogram *Source = sourceOf(*CI, F);
+          ++Sources[Source];
+          auto It = std::find_if(Bumps.begin() + First, Bumps.end(),
+                                 [&](const Bump &B) { return B.Source == Source; });
+          if (It == Bumps.end()) {
+            Bumps.push_back({nullptr, Source, {}});
+            It = Bumps.end() - 1;
+          }
+          It->Weights.push_back(W);
+        }
       }
       if (Flush) {
         Flushes.push_back(Flush);
-        B.At = Flush;
+        At = Flush;
         break;  // what follows does not run
       }
     }
-    if (!B.Weights.empty())
-      Bumps.push_back(B);
+    for (size_t I = First; I < Bumps.size(); ++I)
+      Bumps[I].At = At;
   }
   if (Bumps.empty())
     return;
-  // The local counter starts at 0 where the instrumented path begins; its
-  // alloca sits in the entry block so that it can be promoted.
+  // One local counter per source function, starting at 0 where the
+  // instrumented path begins; the allocas sit in the entry block so that
+  // they can be promoted.
   IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
-  AllocaInst *Local = Entry.CreateAlloca(I64, nullptr, "numaperf.hooks");
   IRBuilder<> Start(OnPath);
-  Start.CreateStore(ConstantInt::get(I64, 0), Local);
+  DenseMap<const DISubprogram *, AllocaInst *> Locals;
+  SmallVector<AllocaInst *, 4> Promote;
+  for (auto &[Source, Hooks] : Sources) {
+    AllocaInst *Local = Entry.CreateAlloca(I64, nullptr, "numaperf.hooks");
+    Start.CreateStore(ConstantInt::get(I64, 0), Local);
+    Locals[Source] = Local;
+    Promote.push_back(Local);
+  }
   for (Bump &B : Bumps) {
+    AllocaInst *Local = Locals[B.Source];
     IRBuilder<> IRB(B.At);
     uint64_t Constant = 0;
     Value *Sum = IRB.CreateLoad(I64, Local);
@@ -102,10 +139,13 @@ void countHookCalls(Function &F, Instruction *OnPath, Value *Counter) {
       Sum = IRB.CreateAdd(Sum, ConstantInt::get(I64, Constant));
     IRB.CreateStore(Sum, Local);
   }
-  for (Instruction *I : Flushes)
-    flushAt(I, Local, Counter);
+  for (auto &[Source, Hooks] : Sources) {
+    Value *Counter = CounterFor(Source, Hooks);
+    for (Instruction *I : Flushes)
+      flushAt(I, Locals[Source], Counter);
+  }
   DominatorTree Fresh(F);
-  PromoteMemToReg({Local}, Fresh);
+  PromoteMemToReg(Promote, Fresh);
 }
 
 } // namespace numaperf

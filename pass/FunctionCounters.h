@@ -12,7 +12,10 @@
 #ifndef NUMAPERF_PASS_FUNCTIONCOUNTERS_H
 #define NUMAPERF_PASS_FUNCTIONCOUNTERS_H
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace llvm {
+class DISubprogram;
 class Function;
 class Instruction;
 class Value;
@@ -20,12 +23,17 @@ class Value;
 
 namespace numaperf {
 
-/// Counts F's hook calls into the i64 at Counter. Only code dominated by
-/// OnPath (the start of the instrumented path) counts and flushes, so the
-/// uninstrumented dispatch path stays free of it. Call after every hook of
-/// F was emitted.
-void countHookCalls(llvm::Function &F, llvm::Instruction *OnPath,
-                    llvm::Value *Counter);
+/// Counts F's hook calls. Hooks of code the inliner copied into F count
+/// for the function they come from (the innermost subprogram of their debug
+/// location, as the filter decides: docs/filters.md), F's own for F:
+/// CounterFor(SP, Hooks) gives the i64 to add to for the source function SP
+/// (nullptr: F itself) that has Hooks hook calls in F. Only code dominated
+/// by OnPath (the start of the instrumented path) counts and flushes, so
+/// the uninstrumented dispatch path stays free of it. Call after every hook
+/// of F was emitted.
+void countHookCalls(
+    llvm::Function &F, llvm::Instruction *OnPath,
+    llvm::function_ref<llvm::Value *(const llvm::DISubprogram *, unsigned)> CounterFor);
 
 } // namespace numaperf
 

@@ -105,6 +105,13 @@ static FunctionIdentity makeIdentity(StringRef Mangled, const DIFile *File,
   return Id;
 }
 
+FunctionIdentity identityOf(const DISubprogram &SP, const Module *M) {
+  StringRef Name = SP.getLinkageName();
+  if (Name.empty())
+    Name = SP.getName();
+  return makeIdentity(Name, SP.getFile(), M);
+}
+
 FunctionIdentity identityOf(const Function &F) {
   const DISubprogram *SP = F.getSubprogram();
   return makeIdentity(F.getName(), SP ? SP->getFile() : nullptr, F.getParent());

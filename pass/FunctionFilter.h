@@ -59,6 +59,9 @@ private:
 
 /// Names of F as filters see them.
 FunctionIdentity identityOf(const llvm::Function &F);
+/// Names of the source function of code inlined from SP (as the filter
+/// matches it: linkage name, else name).
+FunctionIdentity identityOf(const llvm::DISubprogram &SP, const llvm::Module *M);
 
 } // namespace numaperf
 

@@ -22,7 +22,8 @@ namespace numaperf {
 // On the first entry (the entry counter was 0), tells the runtime which
 // thread it is: `numaperf select` keeps functions that the thread which
 // first touched an issue's pages ran first (docs/filters.md).
-static void recordFirstEntry(Instruction *Before, Value *IsFirst, Constant *Counters) {
+static void recordFirstEntry(Instruction *Before, Value *IsFirst,
+                             ArrayRef<Constant *> AllCounters) {
   Module &M = *Before->getModule();
   LLVMContext &Ctx = M.getContext();
   FunctionCallee Callee = M.getOrInsertFunction(
@@ -32,7 +33,24 @@ static void recordFirstEntry(Instruction *Before, Value *IsFirst, Constant *Coun
   IRBuilder<> IRB(Then);
   if (DISubprogram *SP = Before->getFunction()->getSubprogram())
     IRB.SetCurrentDebugLocation(DILocation::get(Ctx, 0, 0, SP));
-  IRB.CreateCall(Callee, {ConstantExpr::getPointerCast(Counters, getVoidPtrTy(Ctx))});
+  for (Constant *Counters : AllCounters)
+    IRB.CreateCall(Callee, {ConstantExpr::getPointerCast(Counters, getVoidPtrTy(Ctx))});
+}
+
+// A function's three counter words, in their own cache line.
+static GlobalVariable *newCounters(Module &M) {
+  ArrayType *Ty = ArrayType::get(Type::getInt64Ty(M.getContext()), 3);
+  auto *GV = new GlobalVariable(M, Ty, /*isConstant=*/false, GlobalValue::InternalLinkage,
+                                ConstantAggregateZero::get(Ty), "__numaperf.counters");
+  GV->setAlignment(Align(64));
+  return GV;
+}
+
+static Constant *counterWord(GlobalVariable *GV, unsigned I) {
+  Type *I32 = Type::getInt32Ty(GV->getContext());
+  return ConstantExpr::getInBoundsGetElementPtr(
+      GV->getValueType(), GV,
+      ArrayRef<Constant *>{ConstantInt::get(I32, 0), ConstantInt::get(I32, I)});
 }
 
 // Mirrors struct numaperf_function_desc.
@@ -57,21 +75,31 @@ void FunctionTable::add(Function &F, unsigned Hooks, unsigned Filtered,
     // thread that entered first (NUMAPERF_FUNCTION_HOOK_COUNTS). Plain
     // (racy) increments: an estimate is enough, an atomic add would cost
     // more than the hooks it counts.
-    ArrayType *PairTy = ArrayType::get(I64, 3);
-    auto *GV = new GlobalVariable(M, PairTy, /*isConstant=*/false,
-                                  GlobalValue::InternalLinkage,
-                                  ConstantAggregateZero::get(PairTy),
-                                  "__numaperf.counters");
-    GV->setAlignment(Align(64));
-    auto Word = [&](unsigned I) {
-      return ConstantExpr::getInBoundsGetElementPtr(
-          PairTy, GV, ArrayRef<Constant *>{ConstantInt::get(I32, 0), ConstantInt::get(I32, I)});
-    };
+    GlobalVariable *GV = newCounters(M);
+    // Code inlined from another function counts for that function (the
+    // filter decides by it too): one more row per such source function,
+    // with its hooks in F; the runtime sums rows of the same name and file.
+    SmallVector<Constant *, 4> AllCounters{GV};
+    countHookCalls(F, CounterAt, [&](const DISubprogram *Source, unsigned SourceHooks) {
+      if (!Source)
+        return counterWord(GV, 1);
+      GlobalVariable *Inlined = newCounters(M);
+      AllCounters.push_back(Inlined);
+      FunctionIdentity SourceId = identityOf(*Source, &M);
+      Rows.push_back(ConstantStruct::get(
+          descType(Ctx),
+          {Strings.get(SourceId.Mangled), Strings.get(SourceId.File),
+           ConstantInt::get(I32, Source->getLine()), ConstantInt::get(I32, SourceHooks),
+           ConstantInt::get(I32, 0), ConstantInt::get(I32, NUMAPERF_FUNCTION_HOOK_COUNTS),
+           ConstantExpr::getPointerCast(Inlined, P)}));
+      return counterWord(Inlined, 1);
+    });
     IRBuilder<> IRB(CounterAt);
-    Value *Old = IRB.CreateLoad(I64, Word(0));
-    IRB.CreateStore(IRB.CreateAdd(Old, ConstantInt::get(I64, 1)), Word(0));
-    recordFirstEntry(CounterAt, IRB.CreateICmpEQ(Old, ConstantInt::get(I64, 0)), GV);
-    countHookCalls(F, CounterAt, Word(1));
+    Value *Old = IRB.CreateLoad(I64, counterWord(GV, 0));
+    IRB.CreateStore(IRB.CreateAdd(Old, ConstantInt::get(I64, 1)), counterWord(GV, 0));
+    // The thread that first ran F's body also first ran the code inlined
+    // into it, as far as this copy goes.
+    recordFirstEntry(CounterAt, IRB.CreateICmpEQ(Old, ConstantInt::get(I64, 0)), AllCounters);
     Flags |= NUMAPERF_FUNCTION_HOOK_COUNTS;
     Counter = ConstantExpr::getPointerCast(GV, P);
   }

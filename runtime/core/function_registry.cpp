@@ -72,8 +72,9 @@ std::vector<FunctionRecord> FunctionRegistry::snapshot() const {
       for (uint64_t i = 0; i < t->count; ++i) all.push_back(recordOf(t->fns[i]));
     if (g_unloaded) all.insert(all.end(), g_unloaded->begin(), g_unloaded->end());
   }
-  // linkonce functions are described by every module that defines them;
-  // only one copy runs (its counter counts), the others stay 0.
+  // linkonce functions are described by every module that defines them
+  // (only one copy runs: its counter counts, the others stay 0), and code
+  // inlined into several functions has a row in each (docs/filters.md).
   std::map<std::string, FunctionRecord> merged;
   for (FunctionRecord &r : all) {
     auto [it, fresh] = merged.emplace(r.name + '\0' + r.file, r);
@@ -82,7 +83,10 @@ std::vector<FunctionRecord> FunctionRegistry::snapshot() const {
     m.entries += r.entries;
     m.hook_calls += r.hook_calls;
     m.hook_calls_counted = m.hook_calls_counted || r.hook_calls_counted;
-    if (!m.first_thread) m.first_thread = r.first_thread;
+    // Copies inlined into several functions were first run by different
+    // threads: keep the lowest index (the main thread when it ran one).
+    if (r.first_thread && (!m.first_thread || r.first_thread < m.first_thread))
+      m.first_thread = r.first_thread;
     m.hooks = std::max(m.hooks, r.hooks);
     m.filtered_accesses = std::max(m.filtered_accesses, r.filtered_accesses);
   }

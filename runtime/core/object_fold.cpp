@@ -189,11 +189,6 @@ void setSharingDominanceShare(double share) { g_sharing_share.store(share); }
 
 namespace {
 
-// Whether no hook ever counted anything on the range's pages (or it was
-// taken since): no first toucher, no counts, no detail. The
-// common case for blocks freed while profiling is off, or never touched by
-// instrumented code; taking such a range is a no-op, so it is skipped
-// without setting up the classifier (every free comes here).
 bool untouchedPages(ShadowMemory &shadow, uintptr_t start, uintptr_t end) {
   for (uintptr_t page = start & ~(kPageSize - 1); page < end; page += kPageSize) {
     PageEntry *e = shadow.entryFor(page);
@@ -209,6 +204,11 @@ bool untouchedPages(ShadowMemory &shadow, uintptr_t start, uintptr_t end) {
 }
 
 }  // namespace
+
+bool rangeUntouched(uintptr_t start, uintptr_t end) {
+  ShadowMemory &shadow = shadowMemory();
+  return !shadow.ready() || end <= start || untouchedPages(shadow, start, end);
+}
 
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out) {
   ShadowMemory &shadow = shadowMemory();

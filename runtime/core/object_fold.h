@@ -21,6 +21,12 @@ namespace numaperf {
 // a placement problem (they still count in the totals).
 void setSharingDominanceShare(double share);
 
+// Whether no hook ever counted anything on the range's pages (or it was
+// taken since): no first toucher, no counts, no detail. The common case for
+// blocks freed while profiling is off or never touched by instrumented
+// code; every free asks, so callers skip setting up an ObjectProfile.
+bool rangeUntouched(uintptr_t start, uintptr_t end);
+
 // Fills `out` (which must be zeroed) with the range's counts and evidence.
 // Returns true when anything was counted.
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out);

@@ -49,8 +49,8 @@ bool ObjectRegistry::grow(Shard &s) {
     slots[j] = o;
   }
   if (s.slots) internalFree(s.slots, s.capacity * sizeof(HeapObject));
-  s.slots = slots;
-  s.capacity = capacity;
+  __atomic_store_n(&s.slots, slots, __ATOMIC_RELAXED);  // prefetch() reads them unlocked
+  __atomic_store_n(&s.capacity, capacity, __ATOMIC_RELAXED);
   return true;
 }
 
@@ -62,24 +62,37 @@ HeapObject *ObjectRegistry::find(Shard &s, uintptr_t start) {
   }
 }
 
+void ObjectRegistry::prefetch(Shard &s, uint64_t hash) {
+  // The slot is a cache miss in large tables: start loading it before the
+  // lock is taken, so the lock is held for less. Racy reads are fine here:
+  // a prefetch of a stale address is harmless.
+  HeapObject *slots = __atomic_load_n(&s.slots, __ATOMIC_RELAXED);
+  uint64_t capacity = __atomic_load_n(&s.capacity, __ATOMIC_RELAXED);
+  if (slots && capacity) __builtin_prefetch(&slots[slotOf(hash, capacity)], 1);
+}
+
 void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
   if (!start) return;
-  Shard &s = shardOf(start);
+  const uint64_t hash = hashOf(start);
+  Shard &s = shards_[hash % kShards];
+  prefetch(s, hash);
   SpinLockGuard guard(s.lock);
-  if (HeapObject *o = find(s, start)) {  // a block we missed the free of
-    *o = {start, size, site};
-    return;
-  }
   // Load at most 1/2 keeps probes short; at 7/8 without memory, give up.
   if (2 * (s.size + 1) > s.capacity && !grow(s) && 8 * (s.size + 1) > 7 * s.capacity) return;
-  uint64_t i = slotOf(hashOf(start), s.capacity);
-  while (s.slots[i].start) i = (i + 1) & (s.capacity - 1);
+  uint64_t i = slotOf(hash, s.capacity);
+  for (; s.slots[i].start; i = (i + 1) & (s.capacity - 1))
+    if (s.slots[i].start == start) {  // a block we missed the free of
+      s.slots[i] = {start, size, site};
+      return;
+    }
   s.slots[i] = {start, size, site};
   ++s.size;
 }
 
 bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages) {
-  Shard &s = shardOf(start);
+  const uint64_t hash = hashOf(start);
+  Shard &s = shards_[hash % kShards];
+  prefetch(s, hash);
   HeapObject found;
   {
     SpinLockGuard guard(s.lock);
@@ -114,6 +127,7 @@ uint64_t ObjectRegistry::heapSize(uintptr_t start) {
 namespace {
 
 void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumulator *into) {
+  if (rangeUntouched(start, start + size)) return;  // nothing to take or forget
   ObjectProfile instance;
   if (takeObjectProfile(start, start + size, forget_pages, &instance) && into)
     into->add(instance);

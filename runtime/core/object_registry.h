@@ -76,6 +76,7 @@ class ObjectRegistry {
   // The slot holding `start`, or nullptr.
   static HeapObject *find(Shard &s, uintptr_t start);
   static bool grow(Shard &s);
+  static void prefetch(Shard &s, uint64_t hash);
   static void fold(const HeapObject &o, bool forget_pages);
 
   Shard shards_[kShards];
