@@ -14,7 +14,8 @@ const char* const kVariables[] = {
     "NUMAPERF_REPORT", "NUMAPERF_JSON", "NUMAPERF_REMOTE_THRESHOLD",
     "NUMAPERF_FALSE_SHARING_THRESHOLD", "NUMAPERF_TRUE_SHARING_THRESHOLD",
     "NUMAPERF_SHARING_SHARE", "NUMAPERF_WORD_DETAIL_WRITES", "NUMAPERF_PAGE_DETAIL_THRESHOLD",
-    "NUMAPERF_STACK_DEPTH", "NUMAPERF_MEMORY_LIMIT", "NUMAPERF_CALIBRATION"};
+    "NUMAPERF_STACK_DEPTH", "NUMAPERF_MEMORY_LIMIT", "NUMAPERF_CALIBRATION",
+    "NUMAPERF_THREAD_RECORDS"};
 
 }  // namespace
 
@@ -45,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   numaperf::RuntimeConfig c = numaperf::loadRuntimeConfig();
   // Every value is in its documented range whatever the input.
   if (c.stack_depth < 1 || c.stack_depth > 64 || c.word_detail_writes < 1 ||
-      c.memory_limit_mib > (1u << 24) || !(c.remote_threshold >= 0))
+      c.memory_limit_mib > (1u << 24) || c.thread_records > (1u << 24) || !(c.remote_threshold >= 0))
     abort();
   return 0;
 }

@@ -8,5 +8,6 @@ cd "$build"
 # Timing-dependent cases (interleaving of threads, per-ms scores, probes)
 # get one retry: CI machines are shared and noisy.
 ctest --output-on-failure -j"$(nproc)" --repeat until-pass:2
-# The runtime under AddressSanitizer + UBSan (a few minutes).
+# The runtime under AddressSanitizer + UBSan and under ThreadSanitizer, then
+# the fuzzers for a bounded time (docs/selfcheck.md; several minutes).
 "$here/scripts/sanitizers.sh"

@@ -95,9 +95,15 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.program.pid = getpid();
   profile.program.wall_ms = double(end_ns - start_ns) / 1e6;
   uint64_t total_accesses = 0, total_remote = 0;
+  // The report reads a fixed set of records and folded totals.
+  threadRegistry().stopFolding();
   threadRegistry().forEach([&](const ThreadState &t) {
     total_accesses += t.accesses;
     total_remote += t.remote_accesses;
+  });
+  threadRegistry().forEachFolded([&](const FoldedThreads &g) {
+    total_accesses += g.accesses;
+    total_remote += g.remote_accesses;
   });
   profile.program.threads = threadRegistry().threadCount();
   profile.program.total_accesses = total_accesses;

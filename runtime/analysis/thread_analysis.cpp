@@ -49,9 +49,10 @@ bool isOpenMPRuntime(const std::string &module) {
 class TypeNamer {
  public:
   explicit TypeNamer(symbolize::Symbolizer &s) : symbolizer_(s) {}
-  std::string name(const ThreadState &t) {
-    if (!t.start_routine) return t.index == 0 ? "main" : "(not created by pthread_create)";
-    uint64_t pc = reinterpret_cast<uint64_t>(t.start_routine);
+  std::string name(const ThreadState &t) { return name(t.start_routine, t.index == 0); }
+  std::string name(void *start_routine, bool is_main) {
+    if (!start_routine) return is_main ? "main" : "(not created by pthread_create)";
+    uint64_t pc = reinterpret_cast<uint64_t>(start_routine);
     auto it = cache_.find(pc);
     if (it != cache_.end()) return it->second;
     report::Frame f = symbolizer_.symbolize(pc, false);
@@ -74,11 +75,22 @@ class TypeNamer {
   std::map<uint64_t, std::string> cache_;
 };
 
+// One thread's record, or (folded > 0) the totals of `folded` finished
+// threads of one type whose records were folded (thread_registry.h); those
+// span from the first one's start to the last one's end.
 struct Snapshot {
   report::ThreadRecord record;
   uint64_t start_ns = 0, end_ns = 0;
+  uint64_t folded = 0;
   uint64_t events() const { return record.contentions + record.waits; }
+  uint64_t threads() const { return folded ? folded : 1; }
 };
+
+uint64_t threadTotal(const std::vector<Snapshot> &threads) {
+  uint64_t n = 0;
+  for (const Snapshot &s : threads) n += s.threads();
+  return n;
+}
 
 std::vector<std::pair<std::string, uint64_t>> named(const std::vector<std::string> &names,
                                                     const std::vector<uint64_t> &counts) {
@@ -112,7 +124,8 @@ void addMigrationIssue(report::Profile &profile, const std::vector<Snapshot> &th
   }
   report::Issue issue;
   issue.kind = "thread_migration";
-  issue.score = migrationScore(p, events, run_seconds, threads.size());
+  const uint64_t thread_count = threadTotal(threads);
+  issue.score = migrationScore(p, events, run_seconds, thread_count);
   issue.normalized_score =
       migrationNormalizedScore(p, events, profile.program.total_accesses);
   issue.threshold = config.migration_threshold;
@@ -126,11 +139,12 @@ void addMigrationIssue(report::Profile &profile, const std::vector<Snapshot> &th
   e["sem_waits"] = sem;
   e["parallel_phase"] = p;
   e["run_seconds"] = run_seconds;
-  e["threads"] = threads.size();
+  e["threads"] = thread_count;
   // The busiest threads by possible migrations (all of them are in the
   // profile's top-level `threads`).
   std::vector<const Snapshot *> order;
-  for (const Snapshot &s : threads) order.push_back(&s);
+  for (const Snapshot &s : threads)
+    if (!s.folded) order.push_back(&s);
   std::stable_sort(order.begin(), order.end(), [](const Snapshot *a, const Snapshot *b) {
     return a->events() > b->events();
   });
@@ -149,7 +163,8 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
   std::vector<std::string> names;
   std::vector<uint64_t> type_threads, type_accesses;
   std::vector<std::vector<const Snapshot *>> members;
-  std::vector<std::vector<Interval>> lifetimes;
+  std::vector<std::vector<Interval>> lifetimes;  // of members, in order
+  std::vector<std::vector<Interval>> spans;      // ... and of folded threads
   std::map<std::string, size_t> position;
   report::Imbalance im;
   uint64_t worker_accesses = 0;
@@ -165,12 +180,16 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
       type_accesses.push_back(0);
       members.emplace_back();
       lifetimes.emplace_back();
+      spans.emplace_back();
     }
     size_t k = it->second;
-    ++type_threads[k];
+    type_threads[k] += s.threads();
     type_accesses[k] += s.record.accesses;
-    members[k].push_back(&s);
-    lifetimes[k].push_back({s.start_ns, s.end_ns});
+    spans[k].push_back({s.start_ns, s.end_ns});
+    if (!s.folded) {  // folded threads are not compared one by one
+      members[k].push_back(&s);
+      lifetimes[k].push_back({s.start_ns, s.end_ns});
+    }
     worker_accesses += s.record.accesses;
   }
   if (names.empty()) return;
@@ -194,7 +213,7 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
     double ratio = 1;
   };
   std::vector<Group> groups;
-  for (const std::vector<size_t> &members_of : concurrentGroups(lifetimes)) {
+  for (const std::vector<size_t> &members_of : concurrentGroups(spans)) {
     Group g;
     g.types = members_of;
     std::vector<uint64_t> acc, thr;
@@ -328,12 +347,40 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
     intervals.push_back({s.start_ns, s.end_ns});
     threads.push_back(std::move(s));
   });
+  // Folded threads of one type, as snapshots of their totals.
+  const uint64_t folded = threadRegistry().foldedThreads();
+  threadRegistry().forEachFolded([&](const FoldedThreads &g) {
+    Snapshot s;
+    report::ThreadRecord &r = s.record;
+    r.type = namer.name(g.start_routine, false);
+    r.accesses = g.accesses;
+    r.contentions = g.lock_contentions;
+    r.cond_waits = g.cond_waits;
+    r.barrier_waits = g.barrier_waits;
+    r.sem_waits = g.sem_waits;
+    r.waits = r.cond_waits + r.barrier_waits + r.sem_waits;
+    if (g.measured_threads) r.observed_migrations = g.observed_migrations;
+    s.start_ns = std::max(g.first_start_ns, start_ns);
+    s.end_ns = std::min(g.last_end_ns, end_ns);
+    s.folded = g.threads;
+    threads.push_back(std::move(s));
+  });
+  // Folded threads left no lifetimes: the registry then has the exact time
+  // two or more threads were alive.
   double p = parallelPhase(intervals, start_ns, end_ns);
+  if (folded > 0 && end_ns > start_ns)
+    p = std::min(1.0, double(threadRegistry().parallelNanos(end_ns)) / double(end_ns - start_ns));
   double run_seconds = double(end_ns - start_ns) / 1e9;
 
   addMigrationIssue(profile, threads, p, run_seconds);
   addImbalance(profile, threads);
-  for (Snapshot &s : threads) profile.threads.push_back(std::move(s.record));
+  for (Snapshot &s : threads)
+    if (!s.folded) profile.threads.push_back(std::move(s.record));
+  if (folded > 0)
+    profile.notes.push_back(
+        std::to_string(folded) + " finished thread(s) were folded into per-type totals "
+        "(NUMAPERF_THREAD_RECORDS=" + std::to_string(runtimeConfig().thread_records) +
+        "): they count in the scores and thread types but have no record in `threads`");
 
   std::string problem = migrationCounterProblem();
   if (!problem.empty())

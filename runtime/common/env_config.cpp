@@ -83,6 +83,7 @@ RuntimeConfig loadRuntimeConfig() {
   readUnsigned("NUMAPERF_PAGE_DETAIL_THRESHOLD", 0, 1u << 30, &c.page_detail_threshold);
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
   readUnsigned("NUMAPERF_MEMORY_LIMIT", 0, 1u << 24, &c.memory_limit_mib);
+  readUnsigned("NUMAPERF_THREAD_RECORDS", 0, 1u << 24, &c.thread_records);
   return c;
 }
 

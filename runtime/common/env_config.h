@@ -35,6 +35,9 @@ struct RuntimeConfig {
   // Cap on the runtime's own memory in MiB (0 = none): beyond it, page,
   // line and word detail is dropped (common/memory_budget.h).
   uint32_t memory_limit_mib = 0;
+  // Finished threads that keep a record of their own; older ones are folded
+  // into per-start-routine totals (0 = keep every record).
+  uint32_t thread_records = 4096;
 };
 
 // Reads the environment; messages about bad values go to stderr.

@@ -116,4 +116,6 @@ void *reserveAddressSpace(size_t size) {
   return p == MAP_FAILED ? nullptr : p;
 }
 
+void releaseAddressSpace(void *p, size_t size) { rawMunmap(p, size); }
+
 }  // namespace numaperf

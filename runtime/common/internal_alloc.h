@@ -47,5 +47,6 @@ void internalAllocUnlockAll();
 // Reserve address space without committing it (shadow memory). Returns
 // nullptr on failure.
 void *reserveAddressSpace(size_t size);
+void releaseAddressSpace(void *p, size_t size);
 
 }  // namespace numaperf

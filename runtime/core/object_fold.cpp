@@ -174,6 +174,7 @@ void resetDetail(PageDetail *d) {
   }
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire))
     o->count.store(0, std::memory_order_release);
+  d->highest_tag.store(0, std::memory_order_release);
   d->reads.store(0, std::memory_order_relaxed);
   d->writes.store(0, std::memory_order_relaxed);
   d->reads_since_write.store(0, std::memory_order_relaxed);

@@ -51,6 +51,7 @@ bool initialize() {
                (unsigned long long)(ShadowMemory::kPages * sizeof(PageEntry) >> 30));
     return false;
   }
+  threadRegistry().setFinishedRecordCap(g_config->thread_records);
   setMemoryLimitBytes(uint64_t(g_config->memory_limit_mib) << 20);
   setWordDetailThreshold(g_config->word_detail_writes);
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);

@@ -9,11 +9,38 @@ ShadowMemory &shadowMemory() {
   return shadow;
 }
 
+#ifndef NUMAPERF_SHADOW_CHUNKED
 bool ShadowMemory::init() {
   if (table_) return true;
   table_ = static_cast<PageEntry *>(reserveAddressSpace(kPages * sizeof(PageEntry)));
   return table_ != nullptr;
 }
+#else
+bool ShadowMemory::init() {
+  if (chunks_) return true;
+  chunks_ = static_cast<std::atomic<PageEntry *> *>(
+      reserveAddressSpace((kPages >> kChunkShift) * sizeof(std::atomic<PageEntry *>)));
+  return chunks_ != nullptr;
+}
+
+PageEntry *ShadowMemory::entryFor(uintptr_t addr) const {
+  uintptr_t page = addr >> kPageShift;
+  if (page >= kPages) return nullptr;
+  std::atomic<PageEntry *> &slot = chunks_[page >> kChunkShift];
+  PageEntry *chunk = slot.load(std::memory_order_acquire);
+  if (!chunk) {
+    const size_t bytes = (size_t(1) << kChunkShift) * sizeof(PageEntry);
+    auto *fresh = static_cast<PageEntry *>(reserveAddressSpace(bytes));
+    if (!fresh) return nullptr;
+    if (slot.compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel)) {
+      chunk = fresh;
+    } else {
+      releaseAddressSpace(fresh, bytes);  // another thread reserved it first
+    }
+  }
+  return chunk + (page & ((uintptr_t(1) << kChunkShift) - 1));
+}
+#endif
 
 PageDetail *ShadowMemory::detailFor(PageEntry *e) {
   PageDetail *d = e->detail.load(std::memory_order_acquire);

@@ -123,6 +123,10 @@ struct PageDetail {
   std::atomic<LineShare *> lines[kLinesPerPage];
   PageThreadUse threads[kInlinePageThreads];
   std::atomic<PageThreadOverflow *> more_threads{nullptr};
+  // The highest tag in the list (0 after a reset): a thread with a higher
+  // tag is not in it, so a new thread does not scan every earlier one
+  // (thread churn on one page would be quadratic).
+  std::atomic<uint32_t> highest_tag{0};
   SpinLock threads_lock;
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> writes{0};
@@ -159,10 +163,24 @@ struct PageEntry {
 };
 static_assert(sizeof(PageEntry) == 32, "page entries are indexed by shift");
 
+// ThreadSanitizer keeps most of the address space for its own shadow and
+// lets programs map memory only in a few ranges (none of them fits the flat
+// table). Built with TSan (scripts/sanitizers.sh), the table is split into
+// chunks of kChunkPages entries, reserved when a page of theirs is first
+// looked up; a TSan build is for checking the runtime, not for speed.
+#if defined(__SANITIZE_THREAD__)
+#define NUMAPERF_SHADOW_CHUNKED 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define NUMAPERF_SHADOW_CHUNKED 1
+#endif
+#endif
+
 class ShadowMemory {
  public:
   // Reserves the table; false when the address space cannot be reserved.
   bool init();
+#ifndef NUMAPERF_SHADOW_CHUNKED
   bool ready() const { return table_ != nullptr; }
 
   PageEntry *entryFor(uintptr_t addr) const {
@@ -170,6 +188,12 @@ class ShadowMemory {
     if (__builtin_expect(page >= kPages, 0)) return nullptr;
     return table_ + page;
   }
+#else
+  bool ready() const { return chunks_ != nullptr; }
+  // nullptr also when the chunk's address space cannot be reserved.
+  PageEntry *entryFor(uintptr_t addr) const;
+  static constexpr unsigned kChunkShift = 18;  // 1 GiB of address space, 8 MiB of entries
+#endif
   // The page's detail record, created on first use; nullptr if memory for
   // it cannot be had.
   PageDetail *detailFor(PageEntry *e);
@@ -181,7 +205,11 @@ class ShadowMemory {
   static constexpr uintptr_t kPages = uintptr_t(1) << (kAddressBits - kPageShift);
 
  private:
+#ifndef NUMAPERF_SHADOW_CHUNKED
   PageEntry *table_ = nullptr;
+#else
+  std::atomic<PageEntry *> *chunks_ = nullptr;  // kPages >> kChunkShift
+#endif
   uint32_t detail_threshold_ = 0;
 };
 

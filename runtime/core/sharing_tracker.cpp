@@ -13,6 +13,7 @@ namespace {
 std::atomic<uint32_t> g_word_detail_writes{2};
 
 PageThreadUse *findUse(PageDetail *d, uint32_t tag) {
+  if (tag > d->highest_tag.load(std::memory_order_acquire)) return nullptr;
   for (PageThreadUse &u : d->threads)
     if (u.tag.load(std::memory_order_acquire) == tag) return &u;
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
@@ -27,6 +28,10 @@ PageThreadUse *findUse(PageDetail *d, uint32_t tag) {
 PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
   SpinLockGuard guard(d->threads_lock);
   if (PageThreadUse *u = findUse(d, tag)) return u;
+  // Published before the tag itself: a reader that finds no higher bound
+  // and then misses the tag goes on to this lock, which finds it.
+  if (tag > d->highest_tag.load(std::memory_order_relaxed))
+    d->highest_tag.store(tag, std::memory_order_release);
   for (PageThreadUse &u : d->threads) {
     if (u.tag.load(std::memory_order_relaxed) == 0) {
       u.tag.store(tag, std::memory_order_release);

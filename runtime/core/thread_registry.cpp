@@ -53,7 +53,84 @@ ThreadState *ThreadRegistry::registerCurrentThread(void *start_routine,
   t->start_ns = monotonicNanos();
   publish(t);
   tls_self_ = t;
+  aliveChange(+1, t->start_ns);
   return t;
+}
+
+void ThreadRegistry::aliveChange(int delta, uint64_t now) {
+  SpinLockGuard guard(alive_lock_);
+  if (alive_ >= 2 && now > alive_since_ns_) parallel_ns_ += now - alive_since_ns_;
+  alive_since_ns_ = now;
+  if (delta < 0 && alive_ == 0) return;  // a thread registered before a fork's reset
+  alive_ += delta;
+}
+
+uint64_t ThreadRegistry::parallelNanos(uint64_t now) {
+  SpinLockGuard guard(alive_lock_);
+  uint64_t open = alive_ >= 2 && now > alive_since_ns_ ? now - alive_since_ns_ : 0;
+  return parallel_ns_ + open;
+}
+
+void ThreadRegistry::setFinishedRecordCap(uint32_t cap) {
+  SpinLockGuard guard(fold_lock_);
+  if (finished_ || cap == 0) return;  // set once, at start-up
+  finished_ = static_cast<uint32_t *>(internalAlloc(sizeof(uint32_t) * (size_t(cap) + 1)));
+  if (finished_) finished_cap_ = cap;
+}
+
+void ThreadRegistry::stopFolding() {
+  SpinLockGuard guard(fold_lock_);  // waits for a fold in progress
+  folding_stopped_ = true;
+}
+
+void ThreadRegistry::retire(ThreadState *t) {
+  if (!finished_cap_ || folding_stopped_ || t->index == 0) return;  // main keeps its record
+  if (finished_count_ == finished_cap_) {
+    // The oldest finished thread ended cap exits ago: it runs no more code
+    // that could reach its record through TLS.
+    uint32_t oldest = finished_[finished_head_];
+    finished_head_ = (finished_head_ + 1) % (finished_cap_ + 1);
+    --finished_count_;
+    if (ThreadState *old = byIndex(oldest)) fold(old);
+  }
+  finished_[(finished_head_ + finished_count_) % (finished_cap_ + 1)] = t->index;
+  ++finished_count_;
+}
+
+void ThreadRegistry::fold(ThreadState *t) {
+  FoldedThreads *g = folded_;
+  while (g && g->start_routine != t->start_routine) g = g->next;
+  if (!g) {
+    g = internalNew<FoldedThreads>();
+    if (!g) return;  // the record stays
+    g->start_routine = t->start_routine;
+    g->first_start_ns = t->start_ns;
+    g->next = folded_;
+    folded_ = g;
+  }
+  ++g->threads;
+  g->accesses += t->accesses;
+  g->remote_accesses += t->remote_accesses;
+  g->lock_contentions += t->lock_contentions;
+  g->trylock_failures += t->trylock_failures;
+  g->cond_waits += t->cond_waits;
+  g->barrier_waits += t->barrier_waits;
+  g->sem_waits += t->sem_waits;
+  g->joins += t->joins;
+  int64_t m = t->observed_migrations.load(std::memory_order_acquire);
+  if (m >= 0) {
+    g->observed_migrations += uint64_t(m);
+    ++g->measured_threads;
+  }
+  uint64_t end = t->end_ns.load(std::memory_order_acquire);
+  if (t->start_ns < g->first_start_ns) g->first_start_ns = t->start_ns;
+  if (end > g->last_end_ns) g->last_end_ns = end;
+  std::atomic<Chunk *> *dir = directory_.load(std::memory_order_acquire);
+  dir[t->index / kChunkSlots].load(std::memory_order_acquire)
+      ->slots[t->index % kChunkSlots]
+      .store(nullptr, std::memory_order_release);
+  folded_count_.fetch_add(1, std::memory_order_acq_rel);
+  internalDelete(t);  // the next thread's record reuses the memory
 }
 
 void ThreadRegistry::publish(ThreadState *t) {
@@ -102,12 +179,23 @@ void ThreadRegistry::markOtherThreadsExited() {
     uint64_t expected = 0;
     if (&t != tls_self_) t.end_ns.compare_exchange_strong(expected, now);
   });
+  SpinLockGuard guard(alive_lock_);
+  if (alive_ >= 2 && now > alive_since_ns_) parallel_ns_ += now - alive_since_ns_;
+  alive_since_ns_ = now;
+  alive_ = tls_self_ && !tls_self_->retired ? 1 : 0;
 }
 
 void ThreadRegistry::markCurrentThreadExited() {
-  if (!tls_self_) return;
-  flushThreadCounts(*tls_self_, true);
-  tls_self_->end_ns.store(monotonicNanos(), std::memory_order_release);
+  ThreadState *t = tls_self_;
+  if (!t) return;
+  flushThreadCounts(*t, true);
+  uint64_t now = monotonicNanos();
+  t->end_ns.store(now, std::memory_order_release);
+  if (t->retired) return;  // pthread_exit, then the trampoline: counted once
+  t->retired = true;
+  aliveChange(-1, now);
+  SpinLockGuard guard(fold_lock_);
+  retire(t);
 }
 
 }  // namespace numaperf

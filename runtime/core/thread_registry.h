@@ -1,8 +1,12 @@
 // Every thread that runs instrumented code or is created through
 // pthread_create gets a ThreadState with a dense index (0 = first thread
-// seen, normally main). Indices are never reused and have no upper limit but
-// memory. A thread reaches its own state through one TLS pointer, with no
-// lookup; records outlive their threads so the report can read them.
+// seen, normally main). Indices are never reused and have no upper limit. A
+// thread reaches its own state through one TLS pointer, with no lookup;
+// records outlive their threads so the report can read them, but only the
+// last NUMAPERF_THREAD_RECORDS finished threads keep a record of their own:
+// older finished records are folded into per-start-routine totals
+// (FoldedThreads) and their memory is reused, so thread churn runs in
+// bounded memory (docs/threads.md, "Thread churn").
 #pragma once
 
 #include <atomic>
@@ -41,6 +45,19 @@ struct ThreadState {
   // perf fd while counting, then the final count (-1: not measured).
   std::atomic<int> migration_fd{-1};
   std::atomic<int64_t> observed_migrations{-1};
+  bool retired = false;  // owner-written: exit already counted
+};
+
+// The finished threads of one start routine whose records were folded.
+struct FoldedThreads {
+  void *start_routine = nullptr;  // nullptr: threads not created by pthread_create
+  uint64_t threads = 0;
+  uint64_t accesses = 0, remote_accesses = 0;
+  uint64_t lock_contentions = 0, trylock_failures = 0, cond_waits = 0;
+  uint64_t barrier_waits = 0, sem_waits = 0, joins = 0;
+  uint64_t observed_migrations = 0, measured_threads = 0;  // threads whose counter was read
+  uint64_t first_start_ns = 0, last_end_ns = 0;
+  FoldedThreads *next = nullptr;
 };
 
 class ThreadRegistry {
@@ -53,8 +70,32 @@ class ThreadRegistry {
   // In a forked child: every other thread stayed behind in the parent.
   void markOtherThreadsExited();
   // Around fork.
-  void lockAll() { grow_lock_.lock(); }
-  void unlockAll() { grow_lock_.unlock(); }
+  void lockAll() {
+    grow_lock_.lock();
+    fold_lock_.lock();
+    alive_lock_.lock();
+  }
+  void unlockAll() {
+    alive_lock_.unlock();
+    fold_lock_.unlock();
+    grow_lock_.unlock();
+  }
+
+  // Finished threads that keep their own record (0: all of them, never fold).
+  void setFinishedRecordCap(uint32_t cap);
+  // From here on nothing is folded, so the report reads a stable set of
+  // records and totals (called once the report starts).
+  void stopFolding();
+  uint64_t foldedThreads() const { return folded_count_.load(std::memory_order_acquire); }
+  // Visits the per-routine totals of folded threads (after stopFolding()).
+  template <typename F>
+  void forEachFolded(F &&f) const {
+    for (const FoldedThreads *g = folded_; g; g = g->next) f(*g);
+  }
+  // Time during which two or more registered threads were alive, up to `now`
+  // (the parallel phase of docs/threads.md, kept exactly as threads come and
+  // go because folded threads leave no lifetime behind).
+  uint64_t parallelNanos(uint64_t now);
   static ThreadState *current() { return tls_self_; }
 
   uint32_t threadCount() const { return next_index_.load(std::memory_order_acquire); }
@@ -74,6 +115,9 @@ class ThreadRegistry {
     std::atomic<ThreadState *> slots[kChunkSlots];
   };
   void publish(ThreadState *t);
+  void aliveChange(int delta, uint64_t now);
+  void retire(ThreadState *t);  // under fold_lock_
+  void fold(ThreadState *t);    // under fold_lock_
 
   static __thread ThreadState *tls_self_ __attribute__((tls_model("initial-exec")));
   std::atomic<uint32_t> next_index_{0};
@@ -82,6 +126,22 @@ class ThreadRegistry {
   std::atomic<std::atomic<Chunk *> *> directory_{nullptr};
   std::atomic<uint32_t> directory_capacity_{0};
   SpinLock grow_lock_;
+
+  // Folding (under fold_lock_): a ring of the indices of finished threads
+  // that still have their record, oldest first.
+  SpinLock fold_lock_;
+  uint32_t finished_cap_ = 0;
+  uint32_t *finished_ = nullptr;  // finished_cap_ + 1 entries
+  uint32_t finished_head_ = 0, finished_count_ = 0;
+  bool folding_stopped_ = false;
+  FoldedThreads *folded_ = nullptr;
+  std::atomic<uint64_t> folded_count_{0};
+
+  // Parallel phase (under alive_lock_).
+  SpinLock alive_lock_;
+  uint32_t alive_ = 0;
+  uint64_t alive_since_ns_ = 0;
+  uint64_t parallel_ns_ = 0;
 };
 
 ThreadRegistry &threadRegistry();

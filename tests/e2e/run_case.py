@@ -713,6 +713,44 @@ for _mode in HOSTILE_MODES:
     globals()["case_hostile_" + _mode] = hostile_case(_mode)
 
 
+def _peak_rss_kib(c, exe, args, json_name):
+    """Runs exe with numaperf's JSON to json_name; returns (stdout, peak RSS
+    in KiB of that process alone, from wait4)."""
+    env = dict(os.environ, NUMAPERF_JSON=json_name, NUMAPERF_REPORT="none")
+    out_path = os.path.join(c.work, json_name + ".out")
+    with open(out_path, "w") as out, open(out_path + ".err", "w") as err:
+        p = subprocess.Popen([exe, *args], cwd=c.work, env=env, stdout=out, stderr=err,
+                             preexec_fn=_no_core_files)
+        _, status, usage = os.wait4(p.pid, 0)
+        p.returncode = os.waitstatus_to_exitcode(status)
+    check(p.returncode == 0, "status %d\n%s" % (p.returncode, open(out_path + ".err").read()))
+    with open(out_path) as f:
+        return f.read(), usage.ru_maxrss
+
+
+def case_hostile_thread_churn_memory(c):
+    """100 000 short-lived threads run in bounded memory: the runtime's peak
+    RSS is not much above a 1000-thread run (a record per thread would add
+    ~2 KiB each), and the report counts every thread, saying how many
+    were folded into per-type totals."""
+    exe = c.compile(["hostile.c"], "hostile", extra=["-ldl"])
+    _, small = _peak_rss_kib(c, exe, ["thread_churn", "1000"], "small.json")
+    out, big = _peak_rss_kib(c, exe, ["thread_churn", "100000"], "big.json")
+    check(out == "churned threads: 100000\n", "output: %r" % out)
+    check(big - small < 48 * 1024,
+          "peak RSS %d KiB for 100000 threads vs %d KiB for 1000: records grow with threads"
+          % (big, small))
+    with open(os.path.join(c.work, "big.json")) as f:
+        p = json.load(f)
+    check(p["program"]["threads"] == 100001, "threads: %d" % p["program"]["threads"])
+    check(len(p["threads"]) <= 4096 + 32, "%d thread records kept" % len(p["threads"]))
+    folded = [n for n in p["notes"] if "were folded" in n]
+    check(folded and int(folded[0].split()[0]) == 100001 - len(p["threads"]),
+          "no or wrong note on folded threads: %s" % p["notes"])
+    types = {t["name"]: t["threads"] for t in p["imbalance"]["types"]}
+    check(types.get("touch_slot") == 100000, "thread types: %s" % types)
+
+
 def case_hostile_exceptions(c):
     compare_with_native(c, ["exceptions.cpp"], "exceptions", cxx=True)
 
