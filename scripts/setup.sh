@@ -18,6 +18,9 @@ packages=(
   chromium python3-jsonschema   # HTML report checked in a real browser; JSON Schema
   llvm-15-dev clang-15   # second LLVM the pass is tested against
 )
+# npm fetches the real code bases of the e2e suite (docs/realcode.md); Debian's
+# would clash with an image's own node, so only when there is none.
+if ! command -v npm >/dev/null; then packages+=(npm); fi
 # Optional extra packages, for example for the benchmarks.
 if [ -n "${NUMAPERF_EXTRA_PACKAGES:-}" ]; then
   read -r -a extra <<<"$NUMAPERF_EXTRA_PACKAGES"
