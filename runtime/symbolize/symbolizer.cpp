@@ -208,10 +208,23 @@ bool dieAttrUnsigned(Dwarf_Die* die, unsigned int name, Dwarf_Word* out) {
 }  // namespace
 
 std::vector<report::Frame> Symbolizer::symbolizeInlined(uint64_t pc, bool is_return_address) {
+  auto key = std::make_pair(pc, is_return_address);
+  auto it = inlined_cache_.find(key);
+  if (it != inlined_cache_.end()) return it->second;
+  std::vector<report::Frame> frames = lookupInlined(pc, is_return_address);
+  try {
+    inlined_cache_.emplace(key, frames);
+  } catch (...) {
+  }
+  return frames;
+}
+
+std::vector<report::Frame> Symbolizer::lookupInlined(uint64_t pc, bool is_return_address) {
   std::vector<report::Frame> frames;
   try {
     frames.push_back(symbolize(pc, is_return_address));
     if (dwfl_ == nullptr || pc == 0) return frames;
+    ++inlined_lookups_;
     const Dwarf_Addr addr = is_return_address ? pc - 1 : pc;
     Dwfl_Module* mod = dwfl_addrmodule(dwfl_, addr);
     if (mod == nullptr) return frames;

@@ -46,7 +46,11 @@ class Symbolizer {
   // The frame for pc followed by one frame per inlined call it sits in,
   // innermost first: the lines the source shows as calls, although the
   // compiler merged them into one machine frame. All share pc and module.
+  // Cached per (pc, is_return_address) too: the scope walk reads the whole
+  // compilation unit, seconds per thousand addresses in an amalgamation.
   std::vector<report::Frame> symbolizeInlined(uint64_t pc, bool is_return_address);
+  // DWARF scope walks done by symbolizeInlined (cache misses).
+  size_t inlinedLookups() const { return inlined_lookups_; }
 
   // Modules that could be opened for DWARF lookup (for diagnostics).
   size_t reportedModules() const { return reported_; }
@@ -54,11 +58,14 @@ class Symbolizer {
 
  private:
   report::Frame lookup(uint64_t pc, bool is_return_address);
+  std::vector<report::Frame> lookupInlined(uint64_t pc, bool is_return_address);
 
   std::vector<ModuleInfo> modules_;
   Dwfl* dwfl_ = nullptr;
   size_t reported_ = 0;
   std::map<std::pair<uint64_t, bool>, report::Frame> cache_;
+  std::map<std::pair<uint64_t, bool>, std::vector<report::Frame>> inlined_cache_;
+  size_t inlined_lookups_ = 0;
 };
 
 }  // namespace numaperf::symbolize

@@ -84,6 +84,28 @@ TEST(Symbolizer, ReturnAddressInPieExecutable) {
   EXPECT_EQ(again.location.function, f.location.function);
 }
 
+TEST(Symbolizer, InlinedFramesAreLookedUpOncePerAddress) {
+  // Exit reports symbolize every frame of every allocation stack; stacks share
+  // addresses, and a scope walk over a large compilation unit is slow.
+  uint64_t pc = 0;
+  int line = 0;
+  mainProbe(&pc, &line);
+  Symbolizer sym(snapshotModules());
+  auto first = sym.symbolizeInlined(pc, true);
+  ASSERT_FALSE(first.empty());
+  EXPECT_EQ(first.front().location.line, static_cast<uint32_t>(line));
+  EXPECT_EQ(sym.inlinedLookups(), 1u);
+  auto again = sym.symbolizeInlined(pc, true);
+  EXPECT_EQ(sym.inlinedLookups(), 1u);
+  ASSERT_EQ(again.size(), first.size());
+  for (size_t i = 0; i < first.size(); ++i) {
+    EXPECT_EQ(again[i].location.line, first[i].location.line);
+    EXPECT_EQ(again[i].location.function, first[i].location.function);
+  }
+  sym.symbolizeInlined(pc, false);  // another key: a lookup of its own
+  EXPECT_EQ(sym.inlinedLookups(), 2u);
+}
+
 TEST(Symbolizer, CppMethodNameIsDemangled) {
   uint64_t pc = 0;
   int line = 0;
