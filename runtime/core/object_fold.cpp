@@ -153,9 +153,11 @@ void resetDetail(PageDetail *d) {
   d->sole_user.store(0, std::memory_order_relaxed);
   d->su_lines.store(0, std::memory_order_relaxed);
   d->su_words.store(0, std::memory_order_relaxed);
-  memset(d->su_writes, 0, sizeof d->su_writes);
-  memset(d->su_noted, 0, sizeof d->su_noted);
-  memset(d->su_written, 0, sizeof d->su_written);
+  for (unsigned i = 0; i < kLinesPerPage; ++i) {
+    d->su_writes[i].store(0, std::memory_order_relaxed);
+    d->su_noted[i].store(0, std::memory_order_relaxed);
+    d->su_written[i].store(0, std::memory_order_relaxed);
+  }
   for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
   for (std::atomic<LineShare *> &slot : d->lines) {
     LineShare *l = slot.load(std::memory_order_acquire);

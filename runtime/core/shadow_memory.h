@@ -143,9 +143,13 @@ struct PageDetail {
   std::atomic<uint32_t> sole_user{0};  // owner tag; 0 none yet; kManyUsers
   alignas(64) std::atomic<uint64_t> su_lines{0};  // lines written-while-shared state exists for
   std::atomic<uint64_t> su_words{0};              // lines whose word detail exists
-  uint16_t su_writes[kLinesPerPage] = {};         // writes per line (saturating)
-  uint16_t su_noted[kLinesPerPage] = {};          // words noted in the word detail
-  uint16_t su_written[kLinesPerPage] = {};        // ... and marked written
+  // Written by the single user without a lock and read by the thread that
+  // ends the mode (leaveSingleUser), hence atomics (relaxed loads and stores:
+  // plain moves). An access the single user counts while the mode ends may
+  // miss the materialised lines: at most one access per page and hand-over.
+  std::atomic<uint16_t> su_writes[kLinesPerPage] = {};   // writes per line (saturating)
+  std::atomic<uint16_t> su_noted[kLinesPerPage] = {};    // words noted in the word detail
+  std::atomic<uint16_t> su_written[kLinesPerPage] = {};  // ... and marked written
 };
 constexpr uint32_t kManyUsers = 0xffffffffu;
 

@@ -266,17 +266,21 @@ inline void singleUserLine(PageDetail &d, unsigned index, uint16_t words, bool i
   if (!(lines & bit)) d.su_lines.store(lines | bit, std::memory_order_relaxed);
   uint64_t with_words = d.su_words.load(std::memory_order_relaxed);
   if (is_write) {
-    uint64_t w = d.su_writes[index] + (repeat < 0xffff ? repeat : 0xffff);
+    uint64_t w = d.su_writes[index].load(std::memory_order_relaxed) +
+                 (repeat < 0xffff ? repeat : 0xffff);
     if (w > 0xffff) w = 0xffff;
-    d.su_writes[index] = uint16_t(w);
+    d.su_writes[index].store(uint16_t(w), std::memory_order_relaxed);
     if (!(with_words & bit) && w >= g_word_detail_writes.load(std::memory_order_relaxed)) {
       with_words |= bit;
       d.su_words.store(with_words, std::memory_order_relaxed);
     }
   }
   if (with_words & bit) {
-    d.su_noted[index] |= words;
-    if (is_write) d.su_written[index] |= words;
+    d.su_noted[index].store(d.su_noted[index].load(std::memory_order_relaxed) | words,
+                            std::memory_order_relaxed);
+    if (is_write)
+      d.su_written[index].store(d.su_written[index].load(std::memory_order_relaxed) | words,
+                                std::memory_order_relaxed);
   }
 }
 
@@ -297,13 +301,15 @@ void leaveSingleUser(PageDetail *d) {
     SpinLockGuard line_guard(l->lock);
     l->holder_count = 0;
     addHolder(*l, user);
-    l->writes = d->su_writes[i];
+    l->writes = d->su_writes[i].load(std::memory_order_relaxed);
+    const uint16_t noted = d->su_noted[i].load(std::memory_order_relaxed);
+    const uint16_t written = d->su_written[i].load(std::memory_order_relaxed);
     if ((with_words >> i) & 1) {
       if (!l->words) l->words = internalNew<WordDetail>();
       if (l->words) {
         for (unsigned w = 0; w < kWordsPerLine; ++w) {
-          if ((d->su_noted[i] >> w) & 1) l->words->first_tag[w] = user;
-          if ((d->su_written[i] >> w) & 1) l->words->written[w] = 1;
+          if ((noted >> w) & 1) l->words->first_tag[w] = user;
+          if ((written >> w) & 1) l->words->written[w] = 1;
         }
       }
     }
