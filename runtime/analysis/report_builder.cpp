@@ -11,6 +11,7 @@
 #include "core/mapping_registry.h"
 #include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
+#include "core/overhead_meter.h"
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
 #include "report/json_io.h"
@@ -88,6 +89,23 @@ std::string jsonPath(const RuntimeConfig &config) {
   return path;
 }
 
+// Sets the time access scores are per (docs/scores.md, "Score time").
+void scoreTime(const RuntimeConfig &config, double basis_ms, report::Profile *profile) {
+  report::ProgramInfo &prog = profile->program;
+  prog.score_ms = basis_ms;
+  HookTimeEstimate hooks = estimateHookTime();
+  if (!hooks.measured) return;
+  prog.hook_time_share = hooks.hookShare();
+  if (!config.score_native_time) return;
+  prog.score_ms = nativeEquivalentMs(basis_ms, hooks);
+  if (prog.hook_time_share >= 0.005)
+    profile->notes.push_back(
+        "access scores are per ms of the program's own time: " +
+        report::formatFixed(prog.score_ms, 1) + " of " + report::formatFixed(basis_ms, 1) +
+        " ms, less the " + report::formatFixed(100 * prog.hook_time_share, 1) +
+        "% of the threads' running time measured in numaperf's hooks (NUMAPERF_SCORE_TIME=wall: per wall ms)");
+}
+
 report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
                              uint64_t end_ns) {
   report::Profile profile;
@@ -123,16 +141,18 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   profile.instrumentation = summarizeInstrumentation(start_ns, end_ns);
   ScoringContext context;
-  context.wall_ms = profile.program.wall_ms;
   // Accesses are only seen while profiling is on: their rates are per ms
-  // of profiled time (docs/switching.md).
+  // of profiled time (docs/switching.md), less the time the hooks took.
   const report::Instrumentation &in = *profile.instrumentation;
+  double basis_ms = profile.program.wall_ms;
   if (!in.always_on && in.profiled_ms > 0) {
-    context.wall_ms = in.profiled_ms;
+    basis_ms = in.profiled_ms;
     profile.notes.push_back("profiling was on for " + report::formatFixed(in.profiled_ms, 1) +
                             " of " + report::formatFixed(profile.program.wall_ms, 1) +
                             " ms; access scores are per ms of profiled time");
   }
+  scoreTime(config, basis_ms, &profile);
+  context.wall_ms = profile.program.score_ms;
   context.total_accesses = total_accesses;
   context.total_remote = total_remote;
   context.threads = profile.program.threads;

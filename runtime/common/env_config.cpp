@@ -6,6 +6,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
+#include <string>
 
 namespace numaperf {
 
@@ -63,6 +65,23 @@ void readUnsigned(const char *name, uint64_t min, uint64_t max, uint32_t *value)
                text, (unsigned long long)min, (unsigned long long)max, *value);
 }
 
+// A value out of `choices` (case-sensitive); its index goes to `*index`.
+void readChoice(const char *name, std::initializer_list<const char *> choices, unsigned *index) {
+  const char *text = getenv(name);
+  if (!text) return;
+  unsigned i = 0;
+  std::string names;
+  for (const char *c : choices) {
+    if (strcmp(text, c) == 0) {
+      *index = i;
+      return;
+    }
+    names += (i++ ? ", " : "") + std::string(c);
+  }
+  logMessage("%s='%s' is not one of %s; using %s", name, text, names.c_str(),
+             choices.begin()[*index]);
+}
+
 void readString(const char *name, std::string *value) {
   const char *text = getenv(name);
   if (text) *value = text;
@@ -84,6 +103,9 @@ RuntimeConfig loadRuntimeConfig() {
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
   readUnsigned("NUMAPERF_MEMORY_LIMIT", 0, 1u << 24, &c.memory_limit_mib);
   readUnsigned("NUMAPERF_THREAD_RECORDS", 0, 1u << 24, &c.thread_records);
+  unsigned score_time = c.score_native_time ? 0 : 1;
+  readChoice("NUMAPERF_SCORE_TIME", {"native", "wall"}, &score_time);
+  c.score_native_time = score_time == 0;
   return c;
 }
 

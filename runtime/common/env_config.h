@@ -38,6 +38,9 @@ struct RuntimeConfig {
   // Finished threads that keep a record of their own; older ones are folded
   // into per-start-routine totals (0 = keep every record).
   uint32_t thread_records = 4096;
+  // Access scores per ms of the time the program would take without the
+  // hooks (true, NUMAPERF_SCORE_TIME=native) or per ms of wall time (=wall).
+  bool score_native_time = true;
 };
 
 // Reads the environment; messages about bad values go to stderr.

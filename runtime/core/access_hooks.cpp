@@ -27,6 +27,11 @@ inline ThreadState *hookThread() {
   return t;
 }
 
+// Times one hook call in about a thousand (overhead_meter.h).
+inline auto sampledHookTimer(ThreadState *t) {
+  return SampledTimer(t->meter, [t] { return waitEpoch(*t); });
+}
+
 // The first toucher's accesses to a private page: counted in the thread
 // until it moves to another page (PageEntry::owner_reads/owner_writes).
 inline void countPrivateAccess(ThreadState *t, PageEntry *e, bool is_write, uint64_t n) {
@@ -88,6 +93,7 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
 inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {
   ThreadState *t = hookThread();
   if (t) {
+    auto timer = sampledHookTimer(t);
     uintptr_t a = reinterpret_cast<uintptr_t>(p);
     countLineAccess(t, a, lineWordMask(a, size), is_write, pc, 1);
   }
@@ -108,7 +114,9 @@ inline void countRange(ThreadState *t, uintptr_t a, uint64_t size, bool is_write
 inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t pc) {
   if (size == 0) return;
   ThreadState *t = hookThread();
-  if (t) countRange(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
+  if (!t) return;
+  auto timer = sampledHookTimer(t);
+  countRange(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
 }
 
 // `count` accesses of `size` bytes at a, a + stride, ... (a loop's strided
@@ -120,6 +128,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
   if (count == 0 || size == 0) return;
   ThreadState *t = hookThread();
   if (!t) return;
+  auto timer = sampledHookTimer(t);
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
   uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
   uint64_t span;
@@ -159,10 +168,11 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         continue;
       }
       if (shared && owner != 0) {
-        // A shared page this thread alone uses: all its elements at once.
+        // A shared page this thread alone uses, or reads of a page nobody
+        // writes while shared: all its elements at once.
         uint64_t accesses = 0;
-        uint64_t k = countSingleUserRange(t->page_cache, t->owner_tag, d, at, step, count - i, size,
-                                          is_write, owner != t->owner_tag, pc, &accesses);
+        uint64_t k = countRangeInSharedPage(t->page_cache, t->owner_tag, d, at, step, count - i,
+                                            size, is_write, owner != t->owner_tag, pc, &accesses);
         if (k) {
           t->accesses += accesses;
           if (owner != t->owner_tag) t->remote_accesses += accesses;
@@ -185,7 +195,10 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
     if (step < kLineSize) {
       k = (kLineSize - offset - size) / step + 1;
       if (k > count - i) k = count - i;
-      for (uint64_t j = 1; j < k; ++j) words |= lineWordMask(at + j * step, uint32_t(size));
+      if (step <= size)  // the elements cover the bytes in between
+        words = lineWordMask(at, uint32_t((k - 1) * step + size));
+      else
+        for (uint64_t j = 1; j < k; ++j) words |= lineWordMask(at + j * step, uint32_t(size));
     }
     countLineAccess(t, at, words, is_write, pc, k);
     i += k;

@@ -6,8 +6,10 @@
 #include "core/sharing_tracker.h"
 
 #include <algorithm>
+#include <cerrno>
 #include <atomic>
 #include <cstring>
+#include <sys/mman.h>
 
 namespace numaperf {
 namespace {
@@ -188,6 +190,15 @@ void resetDetail(PageDetail *d) {
 
 }  // namespace
 
+// The page starts fresh: no first toucher, counts or detail.
+void forgetPage(PageEntry *e) {
+  e->owner.store(0, std::memory_order_relaxed);
+  e->early_remote.store(0, std::memory_order_relaxed);
+  e->owner_reads.store(0, std::memory_order_relaxed);
+  e->owner_writes.store(0, std::memory_order_relaxed);
+  if (PageDetail *d = e->detail.load(std::memory_order_acquire)) resetDetail(d);
+}
+
 void setSharingDominanceShare(double share) { g_sharing_share.store(share); }
 
 namespace {
@@ -280,17 +291,26 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       use.interleaved = policies.interleaved(page, owner);
       classifier.addPage(use);
     }
-    if (forget_pages && whole_page) {
-      e->owner.store(0, std::memory_order_relaxed);
-      e->early_remote.store(0, std::memory_order_relaxed);
-      e->owner_reads.store(0, std::memory_order_relaxed);
-      e->owner_writes.store(0, std::memory_order_relaxed);
-      if (d) resetDetail(d);
-    }
+    if (forget_pages && whole_page) forgetPage(e);
   }
   classifier.finish(&out->signature);
   out->evidence_weight = out->remote + out->invalidations;
   return out->remote || out->invalidations || out->shared_pages || out->signature.total() > 0;
+}
+
+void forgetPagesIfUnmapped(uintptr_t start, uint64_t size) {
+  ShadowMemory &shadow = shadowMemory();
+  if (!shadow.ready() || size == 0) return;
+  int saved_errno = errno;  // free() must leave errno alone
+  const uintptr_t edges[2] = {start & ~(kPageSize - 1), (start + size - 1) & ~(kPageSize - 1)};
+  for (int i = 0; i < 2; ++i) {
+    if (i == 1 && edges[1] == edges[0]) break;
+    unsigned char resident;
+    if (mincore(reinterpret_cast<void *>(edges[i]), kPageSize, &resident) == 0 || errno != ENOMEM)
+      continue;  // still mapped (or cannot tell): the page keeps its state
+    if (PageEntry *e = shadow.entryFor(edges[i])) forgetPage(e);
+  }
+  errno = saved_errno;
 }
 
 }  // namespace numaperf

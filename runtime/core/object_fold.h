@@ -31,4 +31,12 @@ bool rangeUntouched(uintptr_t start, uintptr_t end);
 // Returns true when anything was counted.
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out);
 
+// After a heap block was freed: its first and last pages, which it may share
+// with other blocks and so keep their state when it is folded, start fresh
+// if they are no longer mapped. The allocator returned a block of its own
+// mapping to the kernel (glibc's large blocks, through its internal munmap,
+// which no interposer sees); new memory at those addresses is a new first
+// touch. Keeps errno.
+void forgetPagesIfUnmapped(uintptr_t start, uint64_t size);
+
 }  // namespace numaperf

@@ -89,7 +89,7 @@ void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) 
   ++s.size;
 }
 
-bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages) {
+bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size) {
   const uint64_t hash = hashOf(start);
   Shard &s = shards_[hash % kShards];
   prefetch(s, hash);
@@ -113,6 +113,7 @@ bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages) {
     s.slots[hole] = HeapObject();
     --s.size;
   }
+  if (size) *size = found.size;
   fold(found, forget_pages);
   return true;
 }

@@ -43,8 +43,8 @@ class ObjectRegistry {
   // Removes the block starting at `start`, folds its counts into its site and
   // returns true; false when the address was never tracked. With
   // `forget_pages`, pages lying wholly inside the block lose their first
-  // toucher (see object_fold.h).
-  bool removeHeap(uintptr_t start, bool forget_pages);
+  // toucher (see object_fold.h). `size`, when given, gets the block's size.
+  bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr);
   // Size of a tracked block, or 0.
   uint64_t heapSize(uintptr_t start);
 

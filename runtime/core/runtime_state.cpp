@@ -7,6 +7,7 @@
 #include "common/stderr_identity.h"
 #include "core/fork_safety.h"
 #include "core/object_fold.h"
+#include "core/overhead_meter.h"
 #include "core/profiling_switch.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
@@ -43,6 +44,7 @@ bool initialize() {
   resolveRealFunctions();
   rememberStderr();
   g_start_ns = monotonicNanos();
+  startOverheadClock();
   g_config = internalNew<RuntimeConfig>(loadRuntimeConfig());
   if (!g_config) return false;
   if (!shadowMemory().init()) {

@@ -74,13 +74,14 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
 // For a range hook: counts, in one go, the elements of a strided range that
 // lie in the shared page `d` (at most `count`, starting at `at`; an element
 // crossing two lines of the page is one access to each) when `tag` is the
-// page's single user (PageDetail::sole_user). Returns how many elements it
-// took (0: not in single-user mode for `tag`, or nothing fits; the caller
-// then counts line by line) and sets `accesses` to the accesses they make.
-// All of them are predicted remote when `is_remote`.
-uint64_t countSingleUserRange(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
-                              uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                              bool is_remote, uintptr_t pc, uint64_t *accesses);
+// page's single user (PageDetail::sole_user), or when they are reads of a
+// page several threads use that was never written while shared. Returns how
+// many elements it took (0: neither case, or nothing fits; the caller then
+// counts line by line) and sets `accesses` to the accesses they make. All of
+// them are predicted remote when `is_remote`.
+uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
+                                uint64_t step, uint64_t count, uint64_t size, bool is_write,
+                                bool is_remote, uintptr_t pc, uint64_t *accesses);
 
 // Adds every buffered count to its page. `release` also gives the slots back
 // for another thread (thread exit). Only the owning thread may call this,

@@ -574,11 +574,18 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
   return counted;
 }
 
-uint64_t countSingleUserRange(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
-                              uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                              bool is_remote, uintptr_t pc, uint64_t *accesses) {
+uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
+                                uint64_t step, uint64_t count, uint64_t size, bool is_write,
+                                bool is_remote, uintptr_t pc, uint64_t *accesses) {
   *accesses = 0;
-  if (d->sole_user.load(std::memory_order_acquire) != tag || size > kLineSize) return 0;
+  if (size > kLineSize) return 0;
+  const uint32_t user = d->sole_user.load(std::memory_order_acquire);
+  // Reads of a page several threads use that nobody wrote while shared:
+  // no line keeps holders, so each access only counts (as remote when the
+  // thread is not the first toucher), exactly as in countSharedAccess.
+  const bool read_only_shared = user == kManyUsers && !is_write &&
+                                !d->written_while_shared.load(std::memory_order_relaxed);
+  if (user != tag && !read_only_shared) return 0;
   SharedPageSlot *s = slotFor(cache, tag, d);
   if (!s) return 0;
   if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))

@@ -189,6 +189,7 @@ void ThreadRegistry::markCurrentThreadExited() {
   ThreadState *t = tls_self_;
   if (!t) return;
   flushThreadCounts(*t, true);
+  retireOverheadMeter(t->meter);
   uint64_t now = monotonicNanos();
   t->end_ns.store(now, std::memory_order_release);
   if (t->retired) return;  // pthread_exit, then the trampoline: counted once

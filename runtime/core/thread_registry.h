@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
+#include "core/overhead_meter.h"
 #include "core/shared_page_cache.h"
 
 namespace numaperf {
@@ -34,6 +35,7 @@ struct ThreadState {
   // owner_reads/owner_writes), added to the page when the thread moves on.
   PageEntry *private_page = nullptr;
   uint64_t private_counts[2] = {0, 0};  // [0] reads, [1] writes
+  OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
   uint64_t trylock_failures = 0;  // program's own trylock calls that failed
@@ -59,6 +61,13 @@ struct FoldedThreads {
   uint64_t first_start_ns = 0, last_end_ns = 0;
   FoldedThreads *next = nullptr;
 };
+
+// Grows whenever the thread waited in an intercepted call (a busy lock,
+// condition, barrier, semaphore, join): time measured across such a call is
+// not the thread's own work (overhead_meter.h).
+inline uint64_t waitEpoch(const ThreadState &t) {
+  return t.lock_contentions + t.cond_waits + t.barrier_waits + t.sem_waits + t.joins;
+}
 
 class ThreadRegistry {
  public:

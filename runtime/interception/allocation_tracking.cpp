@@ -1,6 +1,7 @@
 #include "interception/allocation_tracking.h"
 
 #include "core/mapping_registry.h"
+#include "core/object_fold.h"
 #include "core/object_registry.h"
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
@@ -48,10 +49,21 @@ void retireMapping(void *p, size_t size) {
   mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
 
-void retireAllocation(void *p, bool forget_pages) {
+void afterFree(void *p, uint64_t size) {
+  // glibc serves blocks from 128 KiB up (by default) with mappings of their
+  // own; M_MMAP_THRESHOLD can lower that. One mincore call per such free.
+  constexpr uint64_t kOwnMappingCheckBytes = 16 * 1024;
+  if (size < kOwnMappingCheckBytes) return;
+  RuntimeScope scope;
+  forgetPagesIfUnmapped(reinterpret_cast<uintptr_t>(p), size);
+}
+
+uint64_t retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
   flushOwnReads();
-  objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages);
+  uint64_t size = 0;
+  objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages, &size);
+  return size;
 }
 
 }  // namespace numaperf

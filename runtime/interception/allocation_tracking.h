@@ -13,8 +13,14 @@ namespace numaperf {
 bool shouldTrackAllocations();
 void recordAllocation(void *p, size_t size);
 // `forget_pages`: the addresses go back to the allocator, so a later object
-// there must not inherit this one's first toucher.
-void retireAllocation(void *p, bool forget_pages);
+// there must not inherit this one's first toucher. Returns the block's size
+// (0 when it was not tracked).
+uint64_t retireAllocation(void *p, bool forget_pages);
+// After the real free of a block of `size` bytes (retireAllocation's result):
+// a large block may have had a mapping of its own, which the allocator
+// unmapped where no interposer sees it; its edge pages then start fresh
+// (forgetPagesIfUnmapped in core/object_fold.h).
+void afterFree(void *p, uint64_t size);
 // Anonymous mappings: recorded like blocks; unmapping may cover any part.
 void recordMapping(void *p, size_t size);
 void retireMapping(void *p, size_t size);

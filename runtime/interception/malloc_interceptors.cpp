@@ -48,8 +48,9 @@ NP_EXPORT void *calloc(size_t count, size_t size) {
 NP_EXPORT void free(void *p) {
   if (!p || isBootstrapPointer(p)) return;
   resolveRealFunctions();
-  if (shouldTrackAllocations()) retireAllocation(p, /*forget_pages=*/true);
+  uint64_t size = shouldTrackAllocations() ? retireAllocation(p, /*forget_pages=*/true) : 0;
   real().free(p);
+  if (size) afterFree(p, size);
 }
 
 NP_EXPORT void *realloc(void *old, size_t size) {

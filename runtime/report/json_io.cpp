@@ -372,6 +372,8 @@ void readProgram(const json& j, ProgramInfo* p, std::string* err) {
   r.strings("command", &p->command);
   r.i64("pid", &p->pid);
   r.dbl("wall_ms", &p->wall_ms);
+  r.dbl("score_ms", &p->score_ms);
+  r.dbl("hook_time_share", &p->hook_time_share);
   r.u64("threads", &p->threads);
   r.u64("total_accesses", &p->total_accesses);
   r.boolean("access_data", &p->access_data);
@@ -662,6 +664,8 @@ json toJson(const Profile& profile) {
                  {{"command", p.command},
                   {"pid", p.pid},
                   {"wall_ms", number(p.wall_ms)},
+                  {"score_ms", number(p.score_ms)},
+                  {"hook_time_share", number(p.hook_time_share)},
                   {"threads", p.threads},
                   {"total_accesses", p.total_accesses},
                   {"access_data", p.access_data},

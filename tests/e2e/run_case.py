@@ -547,6 +547,7 @@ case_gt_true_sharing = ground_truth("gt_true_sharing.c")
 case_gt_clean = ground_truth("gt_clean.c")
 case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
 case_gt_mmap = ground_truth("gt_mmap.c")
+case_gt_reuse_mapped = ground_truth("gt_reuse_mapped.c", check_output=_reused)
 
 
 def case_fork_child(c):

@@ -47,7 +47,7 @@ class UnknownWalker {
       const std::string& k = it.key();
       if (k == "program") {
         fields(it.value(), "program",
-               {"command", "pid", "wall_ms", "threads", "total_accesses", "access_data",
+               {"command", "pid", "wall_ms", "score_ms", "hook_time_share", "threads", "total_accesses", "access_data",
                 "memory_limit_mib", "detail_dropped"});
       } else if (k == "issues" && it.value().is_array()) {
         const json& issues = it.value();

@@ -2,8 +2,9 @@
 // shape the runtime's range counting distinguishes: contiguous and strided,
 // forward and backward, elements that cross cache lines, odd strides, reads
 // and writes, on pages another thread first touched (remote, single user)
-// and then shared by two threads. The e2e case builds it twice, with range
-// hooks and with one hook per access, and expects the same counts.
+// and then shared by two threads, and pages two readers share that nobody
+// writes while shared. The e2e case builds it twice, with range hooks and
+// with one hook per access, and expects the same counts.
 #include <pthread.h>
 #include <stdio.h>
 #include <stdint.h>
@@ -16,6 +17,23 @@ static double *a;
 static float *f;
 static unsigned char *c;
 static double sink;
+static double *g;  // read by two threads at once, written by nobody then
+static double reader_sink[2];
+
+static void *reader(void *arg) {
+  long id = (long)arg;
+  double s = 0;
+  for (long i = 0; i < N; ++i) s += g[i];                 // contiguous
+  for (long i = 0; i < N / 3; ++i) s += g[3 * i + 1];     // stride 24
+  uint64_t u = 0;
+  for (long i = 0; i < N / 2; ++i) {                       // 8 bytes every 12:
+    uint64_t v;                                            // some cross lines
+    memcpy(&v, (const char *)g + 12 * i + 4, sizeof v);
+    u += v;
+  }
+  reader_sink[id] = s + (double)(u & 0xff);
+  return NULL;
+}
 
 static void *worker(void *arg) {
   (void)arg;
@@ -47,11 +65,17 @@ int main(void) {
   pthread_t t;
   pthread_create(&t, NULL, worker, NULL);
   pthread_join(t, NULL);
-  double s = 0;
+  g = malloc(N * sizeof *g);
+  for (long i = 0; i < N; ++i) g[i] = (double)(i % 7);  // first touch: main
+  pthread_t r[2];
+  for (long i = 0; i < 2; ++i) pthread_create(&r[i], NULL, reader, (void *)i);
+  for (long i = 0; i < 2; ++i) pthread_join(r[i], NULL);
+  double s = reader_sink[0] + reader_sink[1];
   for (long i = 0; i < N; ++i) s += a[i];  // the owner back on shared pages
   printf("%.1f %.1f %d\n", s, sink, c[3 * 100]);
   free(a);
   free(f);
   free(c);
+  free(g);
   return 0;
 }
