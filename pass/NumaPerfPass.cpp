@@ -24,8 +24,9 @@ static cl::opt<bool> ClTwins(
 
 static cl::opt<bool> ClEntryCounters(
     "numaperf-entry-counters",
-    cl::desc("Count entries of instrumented functions (for the report's "
-             "hook-call estimates and `numaperf select`)"),
+    cl::desc("Count entries and hook calls of instrumented functions and "
+             "record the thread that entered each first (the report's "
+             "function table and `numaperf select`)"),
     cl::Hidden, cl::init(true));
 
 PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
