@@ -2,9 +2,13 @@
  * blocking, rows of C shared out between threads). Stresses: the tightest
  * vectorised inner loop of the suite (two loads and a store per
  * multiply-add natively in SIMD registers), the worst case for a hook per
- * access. Planted NUMA issues: A and B are allocated and filled by the main
- * thread; every worker reads all of B and its rows of A remotely. C's rows
- * are first touched by the worker that owns them. */
+ * access. Planted NUMA issue: A and B are allocated and filled by the main
+ * thread; every worker reads all of B remotely (n^3 reads). Its rows of A
+ * are remote too, but each element is read once per row of B (n^2 reads in
+ * all, 0.06% of the accesses, about 700 remote reads per ms natively at
+ * n=1600): below the default remote-access threshold of 1500 per ms, so by
+ * the method's definition not an issue, and not planted. C's rows are first
+ * touched by the worker that owns them. */
 #include <pthread.h>
 
 #include "bench.h"
@@ -37,7 +41,7 @@ int main(int argc, char **argv) {
   bench_check_args(argc, argv, known);
   threads = bench_arg(argc, argv, "threads", 4);
   n = bench_arg(argc, argv, "n", 1600);
-  A = (double *)malloc((size_t)(n * n) * sizeof(double)); // PLANTED: remote_access
+  A = (double *)malloc((size_t)(n * n) * sizeof(double)); // remote, below threshold
   B = (double *)malloc((size_t)(n * n) * sizeof(double)); // PLANTED: remote_access
   C = (double *)malloc((size_t)(n * n) * sizeof(double));
   uint64_t seed = 11;
