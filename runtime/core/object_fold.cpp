@@ -298,6 +298,14 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
   return out->remote || out->invalidations || out->shared_pages || out->signature.total() > 0;
 }
 
+void forgetWholePages(uintptr_t start, uint64_t size) {
+  ShadowMemory &shadow = shadowMemory();
+  if (!shadow.ready() || size == 0 || start + size < start) return;
+  uintptr_t page = (start + kPageSize - 1) & ~(kPageSize - 1);
+  for (; page + kPageSize <= start + size; page += kPageSize)
+    if (PageEntry *e = shadow.entryFor(page)) forgetPage(e);
+}
+
 void forgetPagesIfUnmapped(uintptr_t start, uint64_t size) {
   ShadowMemory &shadow = shadowMemory();
   if (!shadow.ready() || size == 0) return;

@@ -38,5 +38,8 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
 // which no interposer sees); new memory at those addresses is a new first
 // touch. Keeps errno.
 void forgetPagesIfUnmapped(uintptr_t start, uint64_t size);
+// Pages lying wholly inside [start, start + size) start fresh (a block that
+// realloc moved away; its counts were folded before).
+void forgetWholePages(uintptr_t start, uint64_t size);
 
 }  // namespace numaperf

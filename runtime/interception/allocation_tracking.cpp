@@ -58,6 +58,12 @@ void afterFree(void *p, uint64_t size) {
   forgetPagesIfUnmapped(reinterpret_cast<uintptr_t>(p), size);
 }
 
+void afterMove(void *old, uint64_t size) {
+  RuntimeScope scope;
+  forgetWholePages(reinterpret_cast<uintptr_t>(old), size);
+  afterFree(old, size);
+}
+
 uint64_t retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
   flushOwnReads();

@@ -21,6 +21,10 @@ uint64_t retireAllocation(void *p, bool forget_pages);
 // unmapped where no interposer sees it; its edge pages then start fresh
 // (forgetPagesIfUnmapped in core/object_fold.h).
 void afterFree(void *p, uint64_t size);
+// After realloc moved a block of `size` bytes away from `old`: its pages
+// forget their first toucher and sharing state (as free() would have done),
+// so a later block at those addresses does not inherit them.
+void afterMove(void *old, uint64_t size);
 // Anonymous mappings: recorded like blocks; unmapping may cover any part.
 void recordMapping(void *p, size_t size);
 void retireMapping(void *p, size_t size);

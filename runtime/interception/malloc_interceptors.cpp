@@ -64,9 +64,11 @@ NP_EXPORT void *realloc(void *old, size_t size) {
   // Retire before the real call: once realloc returns, another thread may
   // already be given the old addresses. Pages keep their first toucher,
   // since the data may stay where it is.
-  if (track && old) retireAllocation(old, /*forget_pages=*/false);
+  uint64_t old_size = track && old ? retireAllocation(old, /*forget_pages=*/false) : 0;
   void *p = real().realloc(old, size);
   if (track) {
+    // Moved: the old addresses are free now, as after free().
+    if (p && p != old && old_size) afterMove(old, old_size);
     if (p) recordAllocation(p, size);
     else if (old && size != 0) recordAllocation(old, size);  // failed: old block lives on
   }
