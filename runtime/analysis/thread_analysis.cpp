@@ -310,6 +310,18 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
   }
 }
 
+// A thread's (or a group of folded threads') accesses and waits, as the
+// report shows them.
+template <typename Counts>
+void copySyncCounts(const Counts &c, report::ThreadRecord *r) {
+  r->accesses = c.accesses;
+  r->contentions = c.lock_contentions;
+  r->cond_waits = c.cond_waits;
+  r->barrier_waits = c.barrier_waits;
+  r->sem_waits = c.sem_waits;
+  r->waits = r->cond_waits + r->barrier_waits + r->sem_waits;
+}
+
 }  // namespace
 
 const ThreadAnalysisConfig &threadAnalysisConfig() { return g_thread_config; }
@@ -330,12 +342,7 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
     report::ThreadRecord &r = s.record;
     r.index = t.index;
     r.type = namer.name(t);
-    r.accesses = t.accesses;
-    r.contentions = t.lock_contentions;
-    r.cond_waits = t.cond_waits;
-    r.barrier_waits = t.barrier_waits;
-    r.sem_waits = t.sem_waits;
-    r.waits = r.cond_waits + r.barrier_waits + r.sem_waits;
+    copySyncCounts(t, &r);
     int64_t m = t.observed_migrations.load(std::memory_order_acquire);
     if (m >= 0) r.observed_migrations = uint64_t(m);
     s.start_ns = t.start_ns;
@@ -353,12 +360,7 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
     Snapshot s;
     report::ThreadRecord &r = s.record;
     r.type = namer.name(g.start_routine, false);
-    r.accesses = g.accesses;
-    r.contentions = g.lock_contentions;
-    r.cond_waits = g.cond_waits;
-    r.barrier_waits = g.barrier_waits;
-    r.sem_waits = g.sem_waits;
-    r.waits = r.cond_waits + r.barrier_waits + r.sem_waits;
+    copySyncCounts(g, &r);
     if (g.measured_threads) r.observed_migrations = g.observed_migrations;
     s.start_ns = std::max(g.first_start_ns, start_ns);
     s.end_ns = std::min(g.last_end_ns, end_ns);

@@ -39,3 +39,18 @@ TEST(EnvConfig, BadValuesKeepDefaults) {
   unsetenv("NUMAPERF_REMOTE_THRESHOLD");
   unsetenv("NUMAPERF_STACK_DEPTH");
 }
+
+TEST(EnvConfig, ScoreTimeIsNativeOrWall) {
+  EXPECT_TRUE(RuntimeConfig().score_native_time);
+  setenv("NUMAPERF_SCORE_TIME", "wall", 1);
+  EXPECT_FALSE(loadRuntimeConfig().score_native_time);
+  setenv("NUMAPERF_SCORE_TIME", "cpu", 1);
+  testing::internal::CaptureStderr();
+  RuntimeConfig c = loadRuntimeConfig();
+  std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_TRUE(c.score_native_time);
+  EXPECT_NE(err.find("NUMAPERF_SCORE_TIME='cpu' is not one of native, wall; using native"),
+            std::string::npos)
+      << err;
+  unsetenv("NUMAPERF_SCORE_TIME");
+}
