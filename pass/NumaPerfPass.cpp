@@ -7,6 +7,7 @@
 #include "GlobalRegistration.h"
 #include "HookEmitter.h"
 #include "LoopRanges.h"
+#include "PrivatePageTest.h"
 
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/Support/CommandLine.h"
@@ -27,6 +28,12 @@ static cl::opt<bool> ClEntryCounters(
     cl::desc("Count entries and hook calls of instrumented functions and "
              "record the thread that entered each first (the report's "
              "function table and `numaperf select`)"),
+    cl::Hidden, cl::init(true));
+
+static cl::opt<bool> ClPrivatePageTest(
+    "numaperf-private-page-test",
+    cl::desc("Count accesses to the thread's private page inline and call "
+             "the 1- to 8-byte hooks only for the others"),
     cl::Hidden, cl::init(true));
 
 PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
@@ -82,6 +89,9 @@ PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
     Instruction *OnPath = Twin ? insertDispatch(*F, *Twin) : bodyStart(*F);
     Table.add(*F, unsigned(Accesses.size() + Ranges.size()), Filtered,
               OwnFiltered, ClEntryCounters ? OnPath : nullptr);
+    // Last: the hook counters above count the calls as they stand.
+    if (ClPrivatePageTest)
+      insertPrivatePageTests(*F, OnPath);
     FAM.invalidate(*F, PreservedAnalyses::none());
   }
   Hooks.eraseUnusedDeclarations();

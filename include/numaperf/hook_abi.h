@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NUMAPERF_HOOK_ABI_VERSION 3u
+#define NUMAPERF_HOOK_ABI_VERSION 4u
 
 /* Names as strings, for the pass. */
 #define NUMAPERF_HOOK_PREFIX "__numaperf_"
@@ -26,6 +26,7 @@ extern "C" {
 #define NUMAPERF_UNREGISTER_FUNCTIONS_NAME "__numaperf_unregister_functions"
 #define NUMAPERF_ACTIVE_FLAG_NAME "__numaperf_active"
 #define NUMAPERF_FUNCTION_FIRST_ENTRY_NAME "__numaperf_function_first_entry"
+#define NUMAPERF_FAST_PAGE_NAME "__numaperf_fast_page"
 
 /* Access hooks, called right before the access they describe.
  * Fixed sizes 1, 2, 4, 8 and 16 bytes have their own entry points; any other
@@ -53,6 +54,29 @@ void __numaperf_storeN(const void *addr, uint64_t size);
  * counts them exactly as `count` single accesses made in a row. */
 void __numaperf_load_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
 void __numaperf_store_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
+
+/* The inline private-page test (ABI 4). Before a 1-, 2-, 4- or 8-byte
+ * access the pass emits, instead of a bare hook call:
+ *
+ *   struct numaperf_fast_page *f = __numaperf_fast_page;
+ *   if (((uint64_t)addr >> 12) == f->page) ++f->counts[is_store];
+ *   else __numaperf_loadK(addr) / __numaperf_storeK(addr);
+ *
+ * The runtime points each thread's `__numaperf_fast_page` at a record of its
+ * own and sets `page` to the page the thread touched first and is the only
+ * one to use (a private page: its accesses need counting and nothing else).
+ * It takes the page back (NUMAPERF_NO_FAST_PAGE) before it counts another
+ * thread's access there, and adds `counts` to the page when the thread moves
+ * on. Before a thread is registered the pointer leads to a record whose page
+ * never matches, so every access calls its hook. */
+struct numaperf_fast_page {
+  uint64_t page;      /* page number (address >> 12), or NUMAPERF_NO_FAST_PAGE */
+  uint64_t counts[2]; /* accesses counted inline: [0] loads, [1] stores */
+};
+#define NUMAPERF_NO_FAST_PAGE (~(uint64_t)0)
+#define NUMAPERF_FAST_PAGE_SHIFT 12
+extern __thread struct numaperf_fast_page *__numaperf_fast_page
+    __attribute__((tls_model("initial-exec")));
 
 /* One record per global variable defined by an instrumented module.
  * Layout is part of the ABI. */

@@ -6,12 +6,17 @@
 // take a lock (sharing_tracker.h).
 #include "numaperf/hook_abi.h"
 
+#include "core/fast_page.h"
 #include "core/runtime_state.h"
 #include "core/shadow_memory.h"
 #include "core/shared_page_cache.h"
 #include "core/thread_registry.h"
 
 #define NP_EXPORT extern "C" __attribute__((visibility("default")))
+
+// The inline private-page test's record pointer (hook_abi.h, fast_page.h).
+__attribute__((visibility("default"))) __thread numaperf_fast_page *__numaperf_fast_page
+    __attribute__((tls_model("initial-exec"))) = &numaperf::g_no_fast_page;
 
 namespace numaperf {
 namespace {
@@ -33,40 +38,49 @@ inline auto sampledHookTimer(ThreadState *t) {
 }
 
 // The first toucher's accesses to a private page: counted in the thread
-// until it moves to another page (PageEntry::owner_reads/owner_writes).
-inline void countPrivateAccess(ThreadState *t, PageEntry *e, bool is_write, uint64_t n) {
-  if (__builtin_expect(t->private_page != e, 0)) {
-    if (t->private_page) flushThreadPrivateCounts(*t);
-    t->private_page = e;
+// until it moves to another page (PageEntry::owner_reads/owner_writes). The
+// page becomes the thread's inline page, so that instrumented code counts
+// the next accesses to it without a call (fast_page.h).
+inline void countPrivateAccess(ThreadState *t, PageEntry *e, uintptr_t addr, bool is_write,
+                               uint64_t n) {
+  if (__builtin_expect(t->fast.entry != e, 0)) {
+    flushThreadPrivateCounts(*t);
+    t->fast.entry = e;
   }
-  t->private_counts[is_write] += n;
+  uint64_t page = fastPageNumber(addr);
+  if (__builtin_expect(t->fast.abi.page != page, 0)) publishFastPage(*t, e, page);
+  t->fast.abi.counts[is_write] += n;
 }
 
 // Counts `n` accesses in a row (n > 1 only for range hooks) to the words
 // `words` of the line at `addr`.
 inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool is_write,
                             uintptr_t pc, uint64_t n) {
-  t->accesses += n;
   PageEntry *e = shadowMemory().entryFor(addr);
-  if (__builtin_expect(e == nullptr, 0)) return;
+  if (__builtin_expect(e == nullptr, 0)) {
+    t->accesses += n;
+    return;
+  }
   uint32_t owner = e->owner.load(std::memory_order_relaxed);
   if (__builtin_expect(owner == t->owner_tag, 1)) {
     // Private page: done. A shared page needs its sharing state updated.
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (__builtin_expect(d == nullptr, 1) || !d->shared.load(std::memory_order_relaxed)) {
-      countPrivateAccess(t, e, is_write, n);
+      countPrivateAccess(t, e, addr, is_write, n);  // adds to t->accesses when flushed
       return;
     }
+    t->accesses += n;
     countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, false, pc, n);
     return;
   }
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
         owner == t->owner_tag) {
-      countPrivateAccess(t, e, is_write, n);
+      countPrivateAccess(t, e, addr, is_write, n);
       return;  // first touch: the page is predicted local to this thread
     }
   }
+  t->accesses += n;
   PageDetail *d = e->detail.load(std::memory_order_acquire);
   if (!d) {
     // Pages reached by other threads only now and then stay cheap: their
@@ -84,8 +98,12 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
     t->remote_accesses += n;
     return;
   }
-  if (__builtin_expect(!d->shared.load(std::memory_order_relaxed), 0))
+  if (__builtin_expect(!d->shared.load(std::memory_order_relaxed), 0)) {
     d->shared.store(true, std::memory_order_relaxed);
+    // The first toucher must stop counting the page inline (fast_page.h).
+    std::atomic_thread_fence(std::memory_order_seq_cst);
+    dropFastPage(owner, addr);
+  }
   t->remote_accesses +=
       countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, true, pc, n);
 }
@@ -162,8 +180,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         } else {
           accesses += offset + size > kLineSize ? in_page : 0;
         }
-        t->accesses += accesses;
-        countPrivateAccess(t, e, is_write, accesses);
+        countPrivateAccess(t, e, at, is_write, accesses);
         i += in_page;
         continue;
       }

@@ -1,5 +1,7 @@
 #include "core/object_fold.h"
 
+#include "core/fast_page.h"
+
 #include "core/mempolicy_registry.h"
 #include "core/placement_signature.h"
 #include "core/shadow_memory.h"
@@ -190,9 +192,12 @@ void resetDetail(PageDetail *d) {
 
 }  // namespace
 
-// The page starts fresh: no first toucher, counts or detail.
-void forgetPage(PageEntry *e) {
-  e->owner.store(0, std::memory_order_relaxed);
+// The page at `addr` starts fresh: no first toucher, counts or detail.
+void forgetPage(PageEntry *e, uintptr_t addr) {
+  uint32_t owner = e->owner.exchange(0, std::memory_order_relaxed);
+  // Its first toucher must stop counting it inline (fast_page.h).
+  std::atomic_thread_fence(std::memory_order_seq_cst);
+  dropFastPage(owner, addr);
   e->early_remote.store(0, std::memory_order_relaxed);
   e->owner_reads.store(0, std::memory_order_relaxed);
   e->owner_writes.store(0, std::memory_order_relaxed);
@@ -291,7 +296,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       use.interleaved = policies.interleaved(page, owner);
       classifier.addPage(use);
     }
-    if (forget_pages && whole_page) forgetPage(e);
+    if (forget_pages && whole_page) forgetPage(e, page);
   }
   classifier.finish(&out->signature);
   out->evidence_weight = out->remote + out->invalidations;
@@ -303,7 +308,7 @@ void forgetWholePages(uintptr_t start, uint64_t size) {
   if (!shadow.ready() || size == 0 || start + size < start) return;
   uintptr_t page = (start + kPageSize - 1) & ~(kPageSize - 1);
   for (; page + kPageSize <= start + size; page += kPageSize)
-    if (PageEntry *e = shadow.entryFor(page)) forgetPage(e);
+    if (PageEntry *e = shadow.entryFor(page)) forgetPage(e, page);
 }
 
 void forgetPagesIfUnmapped(uintptr_t start, uint64_t size) {
@@ -316,7 +321,7 @@ void forgetPagesIfUnmapped(uintptr_t start, uint64_t size) {
     unsigned char resident;
     if (mincore(reinterpret_cast<void *>(edges[i]), kPageSize, &resident) == 0 || errno != ENOMEM)
       continue;  // still mapped (or cannot tell): the page keeps its state
-    if (PageEntry *e = shadow.entryFor(edges[i])) forgetPage(e);
+    if (PageEntry *e = shadow.entryFor(edges[i])) forgetPage(e, edges[i]);
   }
   errno = saved_errno;
 }

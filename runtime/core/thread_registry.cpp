@@ -16,20 +16,6 @@ uint64_t monotonicNanos() {
   return uint64_t(ts.tv_sec) * 1000000000ull + uint64_t(ts.tv_nsec);
 }
 
-void flushThreadPrivateCounts(ThreadState &t) {
-  if (PageEntry *e = t.private_page) {
-    // Only the owner adds to these counts: a plain read-modify-write will do.
-    if (t.private_counts[0])
-      e->owner_reads.store(e->owner_reads.load(std::memory_order_relaxed) + t.private_counts[0],
-                           std::memory_order_relaxed);
-    if (t.private_counts[1])
-      e->owner_writes.store(e->owner_writes.load(std::memory_order_relaxed) + t.private_counts[1],
-                            std::memory_order_relaxed);
-    t.private_page = nullptr;
-    t.private_counts[0] = t.private_counts[1] = 0;
-  }
-}
-
 void flushThreadCounts(ThreadState &t, bool release) {
   flushThreadPrivateCounts(t);
   flushSharedPageCache(t.page_cache, t.owner_tag, release);
@@ -53,6 +39,7 @@ ThreadState *ThreadRegistry::registerCurrentThread(void *start_routine,
   t->start_ns = monotonicNanos();
   publish(t);
   tls_self_ = t;
+  bindFastPage(*t);
   aliveChange(+1, t->start_ns);
   return t;
 }
@@ -189,6 +176,7 @@ void ThreadRegistry::markCurrentThreadExited() {
   ThreadState *t = tls_self_;
   if (!t) return;
   flushThreadCounts(*t, true);
+  unbindFastPage();  // code it still runs counts through hooks
   retireOverheadMeter(t->meter);
   uint64_t now = monotonicNanos();
   t->end_ns.store(now, std::memory_order_release);

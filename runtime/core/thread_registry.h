@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
+#include "core/fast_page.h"
 #include "core/overhead_meter.h"
 #include "core/shared_page_cache.h"
 
@@ -32,9 +33,9 @@ struct ThreadState {
   uint64_t remote_accesses = 0;
   SharedPageCache page_cache;  // counts for shared pages (shared_page_cache.h)
   // Counts for the private page the thread touched last (PageEntry::
-  // owner_reads/owner_writes), added to the page when the thread moves on.
-  PageEntry *private_page = nullptr;
-  uint64_t private_counts[2] = {0, 0};  // [0] reads, [1] writes
+  // owner_reads/owner_writes), made inline by instrumented code or by hooks,
+  // added to the page when the thread moves on (fast_page.h).
+  FastPageState fast;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
@@ -159,6 +160,5 @@ uint64_t monotonicNanos();
 // Adds the thread's buffered counts (private page, shared-page cache) to
 // shadow memory. `release`: the thread is exiting, free its cache.
 void flushThreadCounts(ThreadState &t, bool release = false);
-void flushThreadPrivateCounts(ThreadState &t);
 
 }  // namespace numaperf

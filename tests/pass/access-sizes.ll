@@ -1,7 +1,7 @@
 ; Loads and stores through a pointer argument (heap or any shared memory)
 ; get the fixed-size hook matching the store size of the accessed type, or
 ; the N variant with the size in bytes.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 ; Stores go to other pointers (q*) so that no load is merged into a store.
 define void @sizes(i8* %p1, i16* %p2, i32* %p4, i64* %p8, i128* %p16,

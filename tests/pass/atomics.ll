@@ -1,6 +1,6 @@
 ; atomicrmw and cmpxchg are reported as stores of the value size; atomic
 ; and volatile loads/stores are reported like plain ones.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 define void @rmw(i32* %p, i64* %q, i8* %b) {
 ; CHECK-LABEL: @rmw(

@@ -1,7 +1,7 @@
 // clang -fpass-plugin instruments at -O0 (optnone functions) and at -O2.
 // REQUIRES: clang
-// RUN: %clang -O0 -fpass-plugin=%plugin -S -emit-llvm -o - %s | FileCheck %s --check-prefixes=CHECK,O0
-// RUN: %clang -O2 -fpass-plugin=%plugin -S -emit-llvm -o - %s | FileCheck %s --check-prefixes=CHECK,O2
+// RUN: %clang -O0 -Xclang -load -Xclang %plugin -fpass-plugin=%plugin -mllvm -numaperf-private-page-test=0 -S -emit-llvm -o - %s | FileCheck %s --check-prefixes=CHECK,O0
+// RUN: %clang -O2 -Xclang -load -Xclang %plugin -fpass-plugin=%plugin -mllvm -numaperf-private-page-test=0 -S -emit-llvm -o - %s | FileCheck %s --check-prefixes=CHECK,O2
 
 int shared_counter;
 

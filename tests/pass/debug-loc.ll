@@ -1,7 +1,7 @@
 ; Each hook call carries the debug location of the access it reports, or
 ; line 0 in the function's scope when the access has none (a call without a
 ; location in a function with debug info fails verification under LTO).
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf,verify -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -numaperf-private-page-test=0 -passes=numaperf,verify -S %s | FileCheck %s
 
 define i32 @f(i32* %p, i32* %q) !dbg !4 {
 ; CHECK-LABEL: define i32 @f(

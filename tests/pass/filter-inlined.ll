@@ -3,8 +3,8 @@
 ; (the innermost subprogram of the access's debug location), otherwise the
 ; function itself. Without a debug location the containing function decides.
 ; RUN: split-file %s %t
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/drop-callee.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=CALLEE
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/drop-caller.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=CALLER
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/drop-callee.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=CALLEE
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/drop-caller.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=CALLER
 
 ;--- drop-callee.txt
 fun:_ZN3ops5touchEPi

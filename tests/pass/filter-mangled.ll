@@ -2,9 +2,9 @@
 ; name, or the demangled name without its parameter list; Score-P patterns
 ; match the demangled forms, and the mangled name only after MANGLED.
 ; RUN: split-file %s %t
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/san.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=SAN
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/demangled.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=DEM
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/mangled.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=MANG
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/san.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=SAN
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/demangled.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=DEM
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/mangled.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=MANG
 
 ;--- san.txt
 fun:_ZN2ns3getEPi

@@ -3,9 +3,9 @@
 ; section has entries only the functions matching one are kept; ignore wins
 ; over allow.
 ; RUN: split-file %s %t
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/ignore.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=IGN
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/allow.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=ALLOW
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/src.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=SRC
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/ignore.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=IGN
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/allow.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=ALLOW
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/src.txt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=SRC
 
 ;--- ignore.txt
 # drop the helpers

@@ -2,8 +2,8 @@
 ; default include; a function in an excluded file is excluded whatever the
 ; region rules say; a rule's patterns may span lines; # comments.
 ; RUN: split-file %s %t
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/regions.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=REG
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/files.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %t/a.ll | FileCheck %s --check-prefix=FILE
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/regions.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=REG
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-filter=%t/files.filt -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %t/a.ll | FileCheck %s --check-prefix=FILE
 
 ;--- regions.filt
 # everything off, then two kernels back on

@@ -1,6 +1,6 @@
 ; Accesses to ordinary globals are reported; thread-local globals and
 ; compiler/profiler/numaperf bookkeeping are not.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 @g = global i32 0
 @arr = internal global [4 x i64] zeroinitializer

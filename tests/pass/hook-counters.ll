@@ -4,7 +4,7 @@
 ; and before a call that does not return; the first entry calls
 ; __numaperf_function_first_entry. The uninstrumented path (twin dispatch)
 ; neither counts nor flushes.
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 declare void @exit(i32) noreturn
 

@@ -3,8 +3,8 @@
 ; loop without a preheader gets one. Loops whose trip count is not known on
 ; entry (an early exit), loop-invariant addresses (stride 0), atomics and
 ; volatiles keep one hook per access. -numaperf-loop-ranges=0 turns it off.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-loop-ranges=0 -S %s | FileCheck %s --check-prefix=OFF
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -numaperf-loop-ranges=0 -S %s | FileCheck %s --check-prefix=OFF
 
 ; for (i = 0; i < n; ++i) a[i] = 1.0;  (the guard branches into the header)
 define void @fill(double* %a, i64 %n) {

@@ -3,8 +3,8 @@
 ; in ThreadSanitizer): `x += y` reports one store. -numaperf-merge-load-store=0
 ; reports both (cl::opts of a plugin need -load=<plugin> too, so that they
 ; exist when the command line is parsed).
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %s | FileCheck %s --check-prefix=MERGE
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-merge-load-store=0 -S %s | FileCheck %s --check-prefix=ALL
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s --check-prefix=MERGE
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -numaperf-merge-load-store=0 -S %s | FileCheck %s --check-prefix=ALL
 
 declare void @callee()
 declare void @llvm.assume(i1)

@@ -1,7 +1,7 @@
 ; The plugin's optimizer-last callback instruments in the standard
 ; pipelines, at -O0 as well as -O2 (loaded once, run once).
-; RUN: %opt -load-pass-plugin=%plugin -passes='default<O0>' -S %s | FileCheck %s --check-prefixes=CHECK,O0
-; RUN: %opt -load-pass-plugin=%plugin -passes='default<O2>' -S %s | FileCheck %s --check-prefixes=CHECK,O2
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes='default<O0>' -numaperf-private-page-test=0 -S %s | FileCheck %s --check-prefixes=CHECK,O0
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes='default<O2>' -numaperf-private-page-test=0 -S %s | FileCheck %s --check-prefixes=CHECK,O2
 
 @g = global i32 0
 

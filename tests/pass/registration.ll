@@ -1,7 +1,7 @@
 ; Every module gets a private descriptor table of the globals it defines, a
 ; constructor (priority 1) passing it with ABI version 2 to
 ; __numaperf_register_module, and a destructor unregistering it.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 $inl = comdat any
 
@@ -50,7 +50,7 @@ $inl = comdat any
 
 ; Internal, no comdat (the attribute group is directly followed by the body).
 ; CHECK-LABEL: define internal void @__numaperf.module_ctor() #{{[0-9]+}} {
-; CHECK-NEXT:  call void @__numaperf_register_module(i32 3, ptr @__numaperf.globals, i64 4)
+; CHECK-NEXT:  call void @__numaperf_register_module(i32 4, ptr @__numaperf.globals, i64 4)
 ; CHECK-NEXT:  ret void
 
 ; CHECK-LABEL: define internal void @__numaperf.module_dtor() #{{[0-9]+}} {

@@ -1,7 +1,7 @@
 ; Functions that never get hooks: naked, disable_sanitizer_instrumentation,
 ; and the __numaperf* namespace (runtime, pass-generated code). optnone
 ; functions (all of clang -O0) ARE instrumented: the pass is required.
-; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-twins=0 -numaperf-entry-counters=0 -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 define void @naked_fn(i32* %p) naked {
 ; CHECK-LABEL: @naked_fn(

@@ -1,7 +1,7 @@
 ; Stack slots whose address never escapes the function are thread-private:
 ; no hook. Once the address escapes (call argument, stored to memory,
 ; returned), other threads may reach it: hooked.
-; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 declare void @sink(i32*)
 

@@ -1,6 +1,6 @@
 ; With typed pointers (clang 14 default) the address is cast to i8*.
 ; REQUIRES: typed-pointers
-; RUN: %opt-typed -load-pass-plugin=%plugin -passes=numaperf -S %s | FileCheck %s
+; RUN: %opt-typed -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 
 @g = global i64 0
 
