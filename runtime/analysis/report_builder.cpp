@@ -135,7 +135,10 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
 
   // Counts still buffered by threads (shared_page_cache.h). Threads still
   // running at exit may race with this; their last pages' counts may be off.
-  threadRegistry().forEach([](ThreadState &t) { flushThreadCounts(t); });
+  threadRegistry().forEach([](ThreadState &t) {
+    flushThreadCounts(t);
+    flushAllocationCounts(t);
+  });
   objectRegistry().foldAll();
   mappingRegistry().foldAll();
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());

@@ -49,8 +49,13 @@ size_t classIndex(size_t size) {
   return shift - kMinShift;
 }
 
-void *mapFresh(size_t size) {
-  void *p = rawMmap(size, 0);
+// `populate`: fault every page in now, writable. Large blocks are tables
+// whose slots are read before they are written (probing): on a lazily mapped
+// page that read maps the shared zero page, and the write after it costs a
+// copy-on-write fault whose TLB flush interrupts every CPU the process runs
+// on (hash tables growing under thousands of allocations per second).
+void *mapFresh(size_t size, bool populate) {
+  void *p = rawMmap(size, populate ? MAP_POPULATE : 0);
   if (p == MAP_FAILED) return nullptr;
   g_mapped.fetch_add(size, std::memory_order_relaxed);
   return p;
@@ -60,7 +65,7 @@ void *mapFresh(size_t size) {
 
 void *internalAlloc(size_t size) {
   if (size == 0) size = 1;
-  if (size > (size_t(1) << kMaxShift)) return mapFresh(size);
+  if (size > (size_t(1) << kMaxShift)) return mapFresh(size, true);
   size_t ci = classIndex(size);
   size_t block = size_t(1) << (ci + kMinShift);
   SizeClass &c = g_classes[ci];
@@ -72,7 +77,7 @@ void *internalAlloc(size_t size) {
     return b;
   }
   if (c.bump == nullptr || c.bump + block > c.bump_end) {
-    char *chunk = static_cast<char *>(mapFresh(kChunk));
+    char *chunk = static_cast<char *>(mapFresh(kChunk, false));
     if (!chunk) return nullptr;
     c.bump = chunk;
     c.bump_end = chunk + kChunk;

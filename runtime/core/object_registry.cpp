@@ -41,6 +41,10 @@ bool ObjectRegistry::grow(Shard &s) {
   uint64_t capacity = s.capacity ? s.capacity * 2 : 64;
   auto *slots = static_cast<HeapObject *>(internalAlloc(capacity * sizeof(HeapObject)));
   if (!slots) return false;  // keep the old table while it has room
+  // Write the fresh table before probing reads it: a read first would map
+  // the zero page and the next write would pay a copy-on-write fault with a
+  // TLB flush on every CPU (internal_alloc.cpp populates large blocks).
+  memset(static_cast<void *>(slots), 0, capacity * sizeof(HeapObject));
   for (uint64_t i = 0; i < s.capacity; ++i) {
     const HeapObject &o = s.slots[i];
     if (!o.start) continue;

@@ -11,8 +11,8 @@ StackStore &stackStore() {
   return *store;
 }
 
-void StackRecord::noteAllocation(uint64_t size) {
-  instances.fetch_add(1, std::memory_order_relaxed);
+void StackRecord::noteAllocations(uint64_t n, uint64_t size) {
+  if (n) instances.fetch_add(n, std::memory_order_relaxed);
   uint64_t seen = max_size.load(std::memory_order_relaxed);
   while (size > seen && !max_size.compare_exchange_weak(seen, size)) {
   }

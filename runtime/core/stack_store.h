@@ -22,7 +22,8 @@ struct StackRecord {
   ProfileAccumulator profile;               // folded in at free and exit
   uintptr_t frames[1];                      // `depth` entries, innermost first
 
-  void noteAllocation(uint64_t size);
+  // Counts `n` objects allocated here, the largest of `size` bytes.
+  void noteAllocations(uint64_t n, uint64_t size);
 };
 
 class StackStore {

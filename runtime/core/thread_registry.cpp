@@ -1,6 +1,7 @@
 #include "core/thread_registry.h"
 
 #include "common/internal_alloc.h"
+#include "core/stack_store.h"
 
 #include <ctime>
 #include <unistd.h>
@@ -19,6 +20,13 @@ uint64_t monotonicNanos() {
 void flushThreadCounts(ThreadState &t, bool release) {
   flushThreadPrivateCounts(t);
   flushSharedPageCache(t.page_cache, t.owner_tag, release);
+}
+
+void flushAllocationCounts(ThreadState &t) {
+  if (StackRecord *site = t.alloc_site) {
+    site->noteAllocations(t.alloc_site_objects, 0);
+    t.alloc_site_objects = 0;
+  }
 }
 
 ThreadRegistry &threadRegistry() {
@@ -176,6 +184,7 @@ void ThreadRegistry::markCurrentThreadExited() {
   ThreadState *t = tls_self_;
   if (!t) return;
   flushThreadCounts(*t, true);
+  flushAllocationCounts(*t);
   unbindFastPage();  // code it still runs counts through hooks
   retireOverheadMeter(t->meter);
   uint64_t now = monotonicNanos();

@@ -19,6 +19,8 @@
 
 namespace numaperf {
 
+struct StackRecord;
+
 struct ThreadState {
   uint32_t index = 0;
   uint32_t owner_tag = 0;      // index + 1: the value stored in the page map
@@ -37,6 +39,11 @@ struct ThreadState {
   // added to the page when the thread moves on (fast_page.h).
   FastPageState fast;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
+  // Objects allocated in a row from one site, not yet added to its record:
+  // threads allocating from the same site would otherwise all write one
+  // counter (allocation_tracking.cpp).
+  StackRecord *alloc_site = nullptr;
+  uint64_t alloc_site_objects = 0;
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
   uint64_t trylock_failures = 0;  // program's own trylock calls that failed
@@ -160,5 +167,8 @@ uint64_t monotonicNanos();
 // Adds the thread's buffered counts (private page, shared-page cache) to
 // shadow memory. `release`: the thread is exiting, free its cache.
 void flushThreadCounts(ThreadState &t, bool release = false);
+// Adds the objects the thread allocated from its last allocation site to the
+// site's record (at thread exit and when the report starts).
+void flushAllocationCounts(ThreadState &t);
 
 }  // namespace numaperf

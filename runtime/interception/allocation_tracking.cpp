@@ -22,7 +22,18 @@ StackRecord *captureAllocationSite(size_t size) {
   uintptr_t frames[64];
   uint32_t depth = captureStack(frames, runtimeConfig().stack_depth, t ? t->stack_high : 0);
   StackRecord *site = stackStore().intern(frames, depth);
-  if (site) site->noteAllocation(size);
+  if (!site) return nullptr;
+  if (!t) {
+    site->noteAllocations(1, size);
+  } else if (site == t->alloc_site) {
+    ++t->alloc_site_objects;
+    site->noteAllocations(0, size);  // the largest size: a read unless it grows
+  } else {
+    flushAllocationCounts(*t);
+    t->alloc_site = site;
+    t->alloc_site_objects = 1;
+    site->noteAllocations(0, size);
+  }
   return site;
 }
 

@@ -43,9 +43,9 @@ TEST(StackStore, AllocationTotals) {
   StackStore store;
   uintptr_t f[1] = {42};
   StackRecord *r = store.intern(f, 1);
-  r->noteAllocation(100);
-  r->noteAllocation(50);
-  r->noteAllocation(300);
+  r->noteAllocations(1, 100);
+  r->noteAllocations(1, 50);
+  r->noteAllocations(1, 300);
   EXPECT_EQ(r->instances.load(), 3u);
   EXPECT_EQ(r->max_size.load(), 300u);
 }
