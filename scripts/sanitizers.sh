@@ -20,7 +20,7 @@ unit_tests() {  # $1: address or thread
   cmake -S "$here" -B "$dir" -G Ninja -DNUMAPERF_LLVM_VERSION="$llvm" \
     -DNUMAPERF_SANITIZE="$1" >/dev/null
   cmake --build "$dir" -j"$jobs" --target runtime_unit_tests >/dev/null
-  if ! (cd "$dir" && ctest -R '^runtime\.' -j"$jobs" --output-on-failure >"$dir/unit.log" 2>&1); then
+  if ! (cd "$dir" && ctest -R '^runtime\.' -j"$jobs" --repeat until-pass:2 --output-on-failure >"$dir/unit.log" 2>&1); then
     grep -E -A40 'WARNING: |ERROR: |runtime error|Failure' "$dir/unit.log" | head -120
     tail -8 "$dir/unit.log"
     return 1
