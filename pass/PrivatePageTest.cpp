@@ -84,8 +84,8 @@ unsigned insertPrivatePageTests(Function &F, Instruction *PathStart) {
     CallInst *CI = C.Call;
     IRBuilder<> IRB(CI);
     IRB.SetCurrentDebugLocation(CI->getDebugLoc());
-    Value *Rec = C.OnPath ? PathRecord
-                                             : IRB.CreateLoad(PtrTy, Record, "numaperf.fast");
+    Value *Rec =
+        C.OnPath ? PathRecord : IRB.CreateLoad(PtrTy, Record, "numaperf.fast");
     Value *Addr = IRB.CreatePtrToInt(CI->getArgOperand(0), IntPtr);
     Value *Page = IRB.CreateLShr(IRB.CreateZExtOrTrunc(Addr, I64), NUMAPERF_FAST_PAGE_SHIFT);
     Value *Current = IRB.CreateLoad(I64, IRB.CreatePointerCast(Rec, I64Ptr), "numaperf.page");
