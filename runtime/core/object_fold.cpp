@@ -6,6 +6,7 @@
 #include "core/placement_signature.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
+#include "core/thread_registry.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -229,6 +230,25 @@ bool rangeUntouched(uintptr_t start, uintptr_t end) {
   return !shadow.ready() || end <= start || untouchedPages(shadow, start, end);
 }
 
+namespace {
+
+// A page the range only partly covers that stayed private to the calling
+// thread, the range's retirer (its inline counts are flushed), forgets its
+// first toucher with the range, like the whole pages: otherwise a block the
+// allocator hands to another thread at the same addresses (glibc gives an
+// exited thread's arena to the next new thread) inherits it. The price of not
+// asking the allocator who else lives there: a neighbour block the same
+// thread touched loses its first toucher too, and its private (local) counts
+// when it does not hold the page's middle byte.
+bool privateToRetirer(const PageDetail *d, uint32_t owner, bool counted_remote) {
+  const ThreadState *t = ThreadRegistry::current();
+  if (!t || owner != t->owner_tag || counted_remote) return false;
+  return !d || (!d->shared.load(std::memory_order_relaxed) &&
+                d->sole_user.load(std::memory_order_relaxed) == 0);
+}
+
+}  // namespace
+
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out) {
   ShadowMemory &shadow = shadowMemory();
   if (!shadow.ready() || end <= start) return false;
@@ -246,6 +266,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     const bool page_state_here = contains(start, end, page + kPageSize / 2);
     PageUse use;
     use.owner_tag = owner;
+    const bool counted_remote = e->early_remote.load(std::memory_order_relaxed) != 0;
     if (uint32_t early = e->early_remote.load(std::memory_order_relaxed)) {
       // Counted before the page had detail: shared out by bytes covered.
       uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
@@ -296,7 +317,8 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       use.interleaved = policies.interleaved(page, owner);
       classifier.addPage(use);
     }
-    if (forget_pages && whole_page) forgetPage(e, page);
+    if (forget_pages && (whole_page || privateToRetirer(d, owner, counted_remote)))
+      forgetPage(e, page);
   }
   classifier.finish(&out->signature);
   out->evidence_weight = out->remote + out->invalidations;
@@ -311,16 +333,18 @@ void forgetWholePages(uintptr_t start, uint64_t size) {
     if (PageEntry *e = shadow.entryFor(page)) forgetPage(e, page);
 }
 
-void forgetPagesIfUnmapped(uintptr_t start, uint64_t size) {
+void forgetReleasedEdgePages(uintptr_t start, uint64_t size) {
   ShadowMemory &shadow = shadowMemory();
   if (!shadow.ready() || size == 0) return;
   int saved_errno = errno;  // free() must leave errno alone
   const uintptr_t edges[2] = {start & ~(kPageSize - 1), (start + size - 1) & ~(kPageSize - 1)};
   for (int i = 0; i < 2; ++i) {
     if (i == 1 && edges[1] == edges[0]) break;
-    unsigned char resident;
-    if (mincore(reinterpret_cast<void *>(edges[i]), kPageSize, &resident) == 0 || errno != ENOMEM)
-      continue;  // still mapped (or cannot tell): the page keeps its state
+    unsigned char resident = 0;
+    bool released = mincore(reinterpret_cast<void *>(edges[i]), kPageSize, &resident) == 0
+                        ? !(resident & 1)
+                        : errno == ENOMEM;
+    if (!released) continue;  // still holds its physical page (or cannot tell)
     if (PageEntry *e = shadow.entryFor(edges[i])) forgetPage(e, edges[i]);
   }
   errno = saved_errno;

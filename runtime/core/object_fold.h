@@ -33,11 +33,12 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
 
 // After a heap block was freed: its first and last pages, which it may share
 // with other blocks and so keep their state when it is folded, start fresh
-// if they are no longer mapped. The allocator returned a block of its own
-// mapping to the kernel (glibc's large blocks, through its internal munmap,
-// which no interposer sees); new memory at those addresses is a new first
-// touch. Keeps errno.
-void forgetPagesIfUnmapped(uintptr_t start, uint64_t size);
+// if the allocator gave them back to the kernel: unmapped (a block of its own
+// mapping, through an internal munmap no interposer sees) or mapped but no
+// longer resident (glibc trims the top of a heap with MADV_DONTNEED). Either
+// way the next touch there allocates a new physical page: a new first touch.
+// Keeps errno.
+void forgetReleasedEdgePages(uintptr_t start, uint64_t size);
 // Pages lying wholly inside [start, start + size) start fresh (a block that
 // realloc moved away; its counts were folded before).
 void forgetWholePages(uintptr_t start, uint64_t size);

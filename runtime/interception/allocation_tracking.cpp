@@ -66,7 +66,7 @@ void afterFree(void *p, uint64_t size) {
   constexpr uint64_t kOwnMappingCheckBytes = 16 * 1024;
   if (size < kOwnMappingCheckBytes) return;
   RuntimeScope scope;
-  forgetPagesIfUnmapped(reinterpret_cast<uintptr_t>(p), size);
+  forgetReleasedEdgePages(reinterpret_cast<uintptr_t>(p), size);
 }
 
 void afterMove(void *old, uint64_t size) {

@@ -18,8 +18,9 @@ void recordAllocation(void *p, size_t size);
 uint64_t retireAllocation(void *p, bool forget_pages);
 // After the real free of a block of `size` bytes (retireAllocation's result):
 // a large block may have had a mapping of its own, which the allocator
-// unmapped where no interposer sees it; its edge pages then start fresh
-// (forgetPagesIfUnmapped in core/object_fold.h).
+// unmapped where no interposer sees it, or its edge pages may have been
+// trimmed; those pages then start fresh (forgetReleasedEdgePages in
+// core/object_fold.h).
 void afterFree(void *p, uint64_t size);
 // After realloc moved a block of `size` bytes away from `old`: its pages
 // forget their first toucher and sharing state (as free() would have done),

@@ -1,6 +1,7 @@
 #include "core/object_registry.h"
 #include "core/shadow_memory.h"
 #include "core/stack_store.h"
+#include "core/thread_registry.h"
 
 #include <gtest/gtest.h>
 
@@ -44,6 +45,42 @@ TEST(ObjectRegistry, FreedObjectsKeepTheirTotalsUnderTheirSite) {
   registry.addHeap(start, block.size(), s2);
   registry.foldAll();
   EXPECT_TRUE(s2->profile.get() == nullptr || s2->profile.get()->remote == 0);
+}
+
+// A block that only partly covers its first and last pages (glibc's arena
+// blocks): when the pages stayed private to the thread freeing it, they forget
+// their first toucher with it, so the next thread given the addresses does
+// not inherit them; a page another thread reached keeps its owner.
+TEST(ObjectRegistry, EdgePagesPrivateToTheRetirerAreForgotten) {
+  ASSERT_TRUE(shadowMemory().init());
+  alignas(4096) static char arena[6 * 4096];
+  const auto base = reinterpret_cast<uintptr_t>(arena);
+  const uintptr_t start = base + 4096 + 3184, end = start + 2 * 4096;  // pages 1..3, 1 and 3 partly
+  ShadowMemory &shadow = shadowMemory();
+  std::thread([&] {
+    ThreadState *t = threadRegistry().registerCurrentThread(nullptr, 0);
+    ASSERT_NE(t, nullptr);
+    ObjectRegistry registry;
+    for (uintptr_t page = base + 4096; page < base + 4 * 4096; page += 4096)
+      shadow.entryFor(page)->owner.store(t->owner_tag);
+    registry.addHeap(start, end - start, nullptr);
+    EXPECT_TRUE(registry.removeHeap(start, true));
+    for (uintptr_t page = base + 4096; page < base + 4 * 4096; page += 4096)
+      EXPECT_EQ(shadow.entryFor(page)->owner.load(), 0u) << (page - base) / 4096;
+
+    // The last page was reached by another thread (a remote access counted).
+    for (uintptr_t page = base + 4096; page < base + 4 * 4096; page += 4096)
+      shadow.entryFor(page)->owner.store(t->owner_tag);
+    shadow.entryFor(base + 3 * 4096)->early_remote.store(5);
+    // Another thread's private page: not the retirer's to forget.
+    shadow.entryFor(base + 4096)->owner.store(t->owner_tag + 1000);
+    registry.addHeap(start, end - start, nullptr);
+    EXPECT_TRUE(registry.removeHeap(start, true));
+    EXPECT_EQ(shadow.entryFor(base + 4096)->owner.load(), t->owner_tag + 1000);
+    EXPECT_EQ(shadow.entryFor(base + 2 * 4096)->owner.load(), 0u);  // whole page
+    EXPECT_EQ(shadow.entryFor(base + 3 * 4096)->owner.load(), t->owner_tag);
+    threadRegistry().markCurrentThreadExited();
+  }).join();
 }
 
 TEST(ObjectRegistry, ManyObjectsFromManyThreads) {
