@@ -284,6 +284,37 @@ inline void singleUserLine(PageDetail &d, unsigned index, uint16_t words, bool i
   }
 }
 
+// singleUserLine for `lines` lines from `first` on, each accessed `repeat`
+// times at the words `words`: what is per page done once, what is per line
+// in a tight loop.
+void singleUserLines(PageDetail &d, unsigned first, unsigned lines, uint16_t words,
+                     bool is_write, uint64_t repeat) {
+  const uint64_t bits = (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
+  uint64_t touched = d.su_lines.load(std::memory_order_relaxed);
+  if ((touched & bits) != bits) d.su_lines.store(touched | bits, std::memory_order_relaxed);
+  uint64_t with_words = d.su_words.load(std::memory_order_relaxed);
+  if (is_write) {
+    const uint32_t threshold = g_word_detail_writes.load(std::memory_order_relaxed);
+    const uint64_t add = repeat < 0xffff ? repeat : 0xffff;
+    for (unsigned i = first; i < first + lines; ++i) {
+      uint64_t w = d.su_writes[i].load(std::memory_order_relaxed) + add;
+      if (w > 0xffff) w = 0xffff;
+      d.su_writes[i].store(uint16_t(w), std::memory_order_relaxed);
+      if (w >= threshold) with_words |= uint64_t(1) << i;
+    }
+    if (with_words != d.su_words.load(std::memory_order_relaxed))
+      d.su_words.store(with_words, std::memory_order_relaxed);
+  }
+  for (uint64_t b = with_words & bits; b; b &= b - 1) {
+    unsigned i = unsigned(__builtin_ctzll(b));
+    d.su_noted[i].store(d.su_noted[i].load(std::memory_order_relaxed) | words,
+                        std::memory_order_relaxed);
+    if (is_write)
+      d.su_written[i].store(d.su_written[i].load(std::memory_order_relaxed) | words,
+                            std::memory_order_relaxed);
+  }
+}
+
 // A second thread arrives: build the LineShares the line model would hold
 // now (every touched line held by the single user, its words noted) and
 // leave the mode for good (until the page is reset).
@@ -407,6 +438,32 @@ void addLineRemote(SharedPageSlot &s, unsigned index, uint64_t n) {
   s.remote_lines |= uint64_t(1) << index;
 }
 
+// Empties a slot. Only what the slot's masks say is in use is cleared: the
+// per-line arrays are read only under their bit (known_lines, remote_lines),
+// so a slot thrashed by random accesses does not clear a kilobyte each time.
+void resetSlot(SharedPageSlot &s) {
+  s.page = nullptr;
+  s.generation = 0;
+  s.reads = s.writes = s.reads_after_own_write = 0;
+  for (uint64_t lines = s.remote_lines; lines; lines &= lines - 1)
+    s.line_remote[__builtin_ctzll(lines)] = 0;
+  s.remote_lines = 0;
+  for (BufferedSite &b : s.sites) b = BufferedSite();
+  s.known_lines = s.holds_copy = s.sole_holder = s.contended = s.has_words = 0;
+}
+
+// addLineRemote for `lines` lines from `first` on, `n` accesses each.
+void addLinesRemote(SharedPageSlot &s, unsigned first, unsigned lines, uint64_t n) {
+  uint32_t highest = 0;
+  for (unsigned i = first; i < first + lines; ++i) highest = std::max(highest, s.line_remote[i]);
+  if (__builtin_expect(uint64_t(highest) + n > UINT32_MAX, 0)) {
+    for (unsigned i = first; i < first + lines; ++i) addLineRemote(s, i, n);
+    return;
+  }
+  for (unsigned i = first; i < first + lines; ++i) s.line_remote[i] += uint32_t(n);
+  s.remote_lines |= (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
+}
+
 void flushSlot(SharedPageSlot &s, uint32_t tag) {
   PageDetail *d = s.page;
   if (!d) return;
@@ -432,7 +489,7 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
     for (BufferedSite &b : s.sites)
       if (b.count) countSite(d, b.pc, b.count);
   }
-  s = SharedPageSlot();
+  resetSlot(s);
 }
 
 // Slot arrays of exited threads, reused by new ones. They are never given
@@ -496,7 +553,7 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
   }
   if (__builtin_expect(s->generation != d->generation.load(std::memory_order_acquire), 0)) {
     // The page was reset for a new object since: what the slot holds is stale.
-    *s = SharedPageSlot();
+    resetSlot(*s);
     s->page = d;
     s->generation = d->generation.load(std::memory_order_acquire);
   }
@@ -613,14 +670,26 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
     uint16_t pattern = 0;
     for (uintptr_t o = a & (step - 1); o < kLineSize; o += step)
       pattern |= lineWordMask(o, uint32_t(size));
+    const uint64_t per_line = kLineSize >> shift;
     while (done < count && a < page_end) {
       uintptr_t offset = a & (kLineSize - 1);
+      unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
+      if (offset == 0 && count - done >= 2 * per_line) {
+        // A run of whole lines, each with the same elements: one pass per
+        // counter array instead of one call per line.
+        uint64_t lines = std::min<uint64_t>((count - done) / per_line, kLinesPerPage - line);
+        if (tracked) singleUserLines(*d, line, unsigned(lines), pattern, is_write, per_line);
+        if (is_remote) addLinesRemote(*s, line, unsigned(lines), per_line);
+        total += lines * per_line;
+        done += lines * per_line;
+        a += lines * kLineSize;
+        continue;
+      }
       uint64_t n_line = (kLineSize - offset + step - 1) >> shift;  // elements left in the line
       if (n_line > count - done) n_line = count - done;
       uintptr_t last = offset + (n_line - 1) * step + size - 1;  // last byte used
       uint16_t mask = pattern & uint16_t(0xffffu << (offset >> kWordShift)) &
                       uint16_t(0xffffu >> (15 - (last >> kWordShift)));
-      unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
       if (tracked) singleUserLine(*d, line, mask, is_write, n_line);
       if (is_remote) addLineRemote(*s, line, n_line);
       total += n_line;
