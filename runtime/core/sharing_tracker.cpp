@@ -662,46 +662,51 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
     words = 0;
     n = 0;
   };
-  // Common case: a power-of-two stride that divides the line, with no
-  // element crossing a line. Every full line then holds the same elements
-  // at the same offsets: one word pattern, 64 / step elements.
-  if (step <= kLineSize && (step & (step - 1)) == 0 && (a & (step - 1)) + size <= step) {
-    const unsigned shift = unsigned(__builtin_ctzll(step));
-    uint16_t pattern = 0;
-    for (uintptr_t o = a & (step - 1); o < kLineSize; o += step)
-      pattern |= lineWordMask(o, uint32_t(size));
-    const uint64_t per_line = kLineSize >> shift;
-    while (done < count && a < page_end) {
-      uintptr_t offset = a & (kLineSize - 1);
-      unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
-      if (offset == 0 && count - done >= 2 * per_line) {
-        // A run of whole lines, each with the same elements: one pass per
-        // counter array instead of one call per line.
-        uint64_t lines = std::min<uint64_t>((count - done) / per_line, kLinesPerPage - line);
-        if (tracked) singleUserLines(*d, line, unsigned(lines), pattern, is_write, per_line);
-        if (is_remote) addLinesRemote(*s, line, unsigned(lines), per_line);
-        total += lines * per_line;
-        done += lines * per_line;
-        a += lines * kLineSize;
-        continue;
-      }
-      uint64_t n_line = (kLineSize - offset + step - 1) >> shift;  // elements left in the line
-      if (n_line > count - done) n_line = count - done;
-      uintptr_t last = offset + (n_line - 1) * step + size - 1;  // last byte used
-      uint16_t mask = pattern & uint16_t(0xffffu << (offset >> kWordShift)) &
-                      uint16_t(0xffffu >> (15 - (last >> kWordShift)));
-      if (tracked) singleUserLine(*d, line, mask, is_write, n_line);
-      if (is_remote) addLineRemote(*s, line, n_line);
-      total += n_line;
-      done += n_line;
-      a += n_line * step;
-    }
+  // Common case: a power-of-two stride that divides the line, elements no
+  // wider than the stride. Every line then holds elements at the same
+  // offsets, plus the tail of the element before it when wide elements cross
+  // lines, so a run of whole lines is counted in one pass per counter array.
+  const bool periodic = step <= kLineSize && (step & (step - 1)) == 0 && size <= step;
+  uint64_t per_line = 0;
+  uint16_t start_words = 0, tail_words = 0;
+  bool crosses = false;
+  if (periodic) {
+    per_line = kLineSize / step;
+    const uintptr_t first = a & (step - 1);
+    for (uintptr_t o = first; o < kLineSize; o += step) start_words |= lineWordMask(o, uint32_t(size));
+    crosses = size > kSingleAccessBytes && first + size > step;
+    if (crosses) tail_words = lineWordMask(0, uint32_t(first + size - step));
   }
   while (done < count && a + size <= page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
+    }
+    if (periodic && (a & (kLineSize - 1)) < step && count - done >= 2 * per_line) {
+      // `a` is the first element of its line; what is pending for the line
+      // is the tail of the element before, if that crossed. The page's last
+      // line stays with the loop, so a crossing tail lands in the page.
+      uint64_t lines = std::min<uint64_t>((count - done) / per_line, kLinesPerPage - 1 - index);
+      if (lines >= 2) {
+        words |= start_words;
+        n += per_line;
+        closeLine();
+        const uint64_t each = per_line + (crosses ? 1 : 0);
+        const unsigned rest = unsigned(lines - 1);
+        if (tracked)
+          singleUserLines(*d, index + 1, rest, start_words | tail_words, is_write, each);
+        if (is_remote) addLinesRemote(*s, index + 1, rest, each);
+        total += rest * each;
+        done += lines * per_line;
+        a += lines * kLineSize;
+        index += unsigned(lines);
+        if (crosses) {
+          words = tail_words;
+          n = 1;
+        }
+        continue;
+      }
     }
     uintptr_t offset = a & (kLineSize - 1);
     if (offset + size <= kLineSize || size <= kSingleAccessBytes) {

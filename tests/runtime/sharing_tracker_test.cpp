@@ -279,3 +279,75 @@ TEST_F(SharingTest, RepeatedAccessesCountLikeSingleOnes) {
   EXPECT_EQ(got.shared_reads, want.shared_reads);
   EXPECT_EQ(got.shared_writes, want.shared_writes);
 }
+
+// A range hook on a page one thread uses alone counts what a hook per element
+// would (an element wider than a single access and crossing a line is one
+// access to each line): the same lines, writes and words in the page's
+// single-user state, the same remote counts and reads and writes.
+TEST_F(SharingTest, RangesCountLikeTheirElements) {
+  const uintptr_t other = base + 2 * kPageSize;
+  PageDetail *dr = detail;  // by range hooks
+  PageDetail *de = shadowMemory().detailFor(shadowMemory().entryFor(other));  // per element
+  ASSERT_NE(de, nullptr);
+  SharedPageCache ranges, elements;
+  const uint32_t tag = 2;
+  // Thread 2 alone uses the pages since they became shared, and wrote them.
+  countSharedAccess(ranges, tag, dr, base, lineWordMask(0, 4), true, true, 0x1);
+  countSharedAccess(elements, tag, de, other, lineWordMask(0, 4), true, true, 0x1);
+  uint64_t seed = 99;
+  auto next = [&seed](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  uint64_t by_range = 0, by_element = 0;
+  for (int i = 0; i < 400; ++i) {
+    const uint64_t step = uint64_t(4) << next(5);  // 4 .. 64
+    uint64_t size = uint64_t(1) << next(7);        // 1 .. 64
+    if (size > step) size = step;
+    const uintptr_t start = next(kPageSize - size);
+    const uint64_t count = 1 + next(2 * kPageSize / step);
+    const bool write = next(3) == 0;
+    uint64_t accesses = 0;
+    uint64_t taken = countRangeInSharedPage(ranges, tag, dr, base + start, step, count, size,
+                                            write, true, 0x40, &accesses);
+    ASSERT_GT(taken, 0u) << "step " << step << " size " << size << " at " << start;
+    by_range += accesses;
+    for (uint64_t k = 0; k < taken; ++k) {
+      uintptr_t at = other + start + k * step;
+      uintptr_t offset = at & (kLineSize - 1);
+      ASSERT_LE((at & (kPageSize - 1)) + size, kPageSize);
+      if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
+        countSharedAccess(elements, tag, de, at, lineWordMask(at, uint32_t(size)), write, true,
+                          0x40);
+        by_element += 1;
+      } else {
+        uintptr_t next_line = (at | (kLineSize - 1)) + 1;
+        countSharedAccess(elements, tag, de, at, lineWordMask(at, uint32_t(size)), write, true,
+                          0x40);
+        countSharedAccess(elements, tag, de, next_line,
+                          lineWordMask(next_line, uint32_t(offset + size - kLineSize)), write,
+                          true, 0x40);
+        by_element += 2;
+      }
+    }
+  }
+  EXPECT_EQ(by_range, by_element);
+  EXPECT_EQ(dr->sole_user.load(), tag);
+  EXPECT_EQ(dr->su_lines.load(), de->su_lines.load());
+  EXPECT_EQ(dr->su_words.load(), de->su_words.load());
+  for (unsigned l = 0; l < kLinesPerPage; ++l) {
+    EXPECT_EQ(dr->su_writes[l].load(), de->su_writes[l].load()) << "line " << l;
+    EXPECT_EQ(dr->su_noted[l].load(), de->su_noted[l].load()) << "line " << l;
+    EXPECT_EQ(dr->su_written[l].load(), de->su_written[l].load()) << "line " << l;
+  }
+  flushSharedPageCache(ranges, tag, true);
+  flushSharedPageCache(elements, tag, true);
+  for (unsigned l = 0; l < kLinesPerPage; ++l)
+    EXPECT_EQ(dr->line_remote[l].load(), de->line_remote[l].load()) << "line " << l;
+  ObjectProfile want = fold(other, other + kPageSize);
+  ObjectProfile got = fold(base, base + kPageSize);
+  EXPECT_GT(want.remote, 1000u);
+  EXPECT_EQ(got.remote, want.remote);
+  EXPECT_EQ(got.shared_reads, want.shared_reads);
+  EXPECT_EQ(got.shared_writes, want.shared_writes);
+}
