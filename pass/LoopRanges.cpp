@@ -7,8 +7,11 @@
 // gives the address as {start,+,stride} over this loop with a constant
 // stride and a computable backedge-taken count. Atomic and volatile accesses
 // keep their per-access hooks: their interleaving with other threads is what
-// sharing detection is about. So do accesses to a loop-invariant address
-// (stride 0), the typical falsely shared counter.
+// sharing detection is about. So do stores to a loop-invariant address, the
+// typical falsely shared counter, and loads of an address the loop also
+// stores to. Other loads of a loop-invariant address (a coefficient the
+// optimiser could not hoist because a store in the loop may alias it) are a
+// range of stride 0: `count` reads of one address.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopRanges.h"
@@ -64,6 +67,24 @@ bool isPlainLoadOrStore(const Instruction *I) {
   return false;
 }
 
+// Whether an instruction of the loop writes exactly this address (the
+// load-modify-store of a counter): such loads keep their hooks.
+bool storedInLoop(const SCEV *Ptr, const Loop &L, ScalarEvolution &SE) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB) {
+      Value *Target = nullptr;
+      if (auto *SI = dyn_cast<StoreInst>(&I))
+        Target = SI->getPointerOperand();
+      else if (auto *RMW = dyn_cast<AtomicRMWInst>(&I))
+        Target = RMW->getPointerOperand();
+      else if (auto *CX = dyn_cast<AtomicCmpXchgInst>(&I))
+        Target = CX->getPointerOperand();
+      if (Target && SE.getSCEV(Target) == Ptr)
+        return true;
+    }
+  return false;
+}
+
 bool safeToExpandAt(const SCEV *S, Instruction *At, ScalarEvolution &SE,
                     SCEVExpander &Exp) {
 #if LLVM_VERSION_MAJOR >= 15
@@ -105,14 +126,22 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     BasicBlock *Latch = L->getLoopLatch();
     if (!Latch || L->getExitingBlock() != Latch || !DT.dominates(BB, Latch))
       continue;
-    auto *AR = dyn_cast<SCEVAddRecExpr>(SE.getSCEV(A.Ptr));
-    if (!AR || AR->getLoop() != L || !AR->isAffine())
-      continue;
-    auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
-    if (!Step || Step->getAPInt().getMinSignedBits() > 64)
-      continue;
-    int64_t Stride = Step->getAPInt().getSExtValue();
-    if (Stride == 0)
+    const SCEV *Ptr = SE.getSCEV(A.Ptr);
+    const SCEV *Start = nullptr;
+    int64_t Stride = 0;
+    if (auto *AR = dyn_cast<SCEVAddRecExpr>(Ptr)) {
+      if (AR->getLoop() != L || !AR->isAffine())
+        continue;
+      auto *Step = dyn_cast<SCEVConstant>(AR->getStepRecurrence(SE));
+      if (!Step || Step->getAPInt().getMinSignedBits() > 64)
+        continue;
+      Stride = Step->getAPInt().getSExtValue();
+      Start = AR->getStart();
+    } else if (isa<LoadInst>(A.Inst) && SE.isLoopInvariant(Ptr, L) &&
+               !storedInLoop(Ptr, *L, SE)) {
+      Start = Ptr;
+    }
+    if (!Start || (Stride == 0 && !isa<LoadInst>(A.Inst)))
       continue;
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy() ||
@@ -121,7 +150,7 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     // Widen first: BTC + 1 may not fit the induction variable's type.
     const SCEV *Count =
         SE.getAddExpr(SE.getZeroExtendExpr(BTC, Int64Ty), SE.getOne(Int64Ty));
-    Found.push_back({I, L, AR->getStart(), Stride, Count});
+    Found.push_back({I, L, Start, Stride, Count});
   }
   if (Found.empty())
     return;

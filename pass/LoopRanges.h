@@ -3,8 +3,9 @@
 // An access inside a loop whose address advances by a constant stride every
 // iteration, and that runs on every iteration of a loop with a computable
 // trip count, is reported once, before the loop, as a range: start, stride,
-// count. The runtime then counts it page by page and line by line instead of
-// access by access, and the loop keeps its vectorised body.
+// count. So is a load of a loop-invariant address the loop does not store
+// to (stride 0). The runtime then counts it page by page and line by line
+// instead of access by access, and the loop keeps its vectorised body.
 //
 //===----------------------------------------------------------------------===//
 #ifndef NUMAPERF_PASS_LOOPRANGES_H
@@ -22,7 +23,7 @@ struct RangeAccess {
   MemoryAccess Access;     ///< the access inside the loop (for its location)
   llvm::Instruction *InsertBefore; ///< the loop preheader's terminator
   llvm::Value *Start;      ///< address of the first iteration's access
-  int64_t Stride;          ///< bytes between iterations (never 0)
+  int64_t Stride;          ///< bytes between iterations (0: a load of one address)
   llvm::Value *Count;      ///< iterations per loop entry (i64)
 };
 

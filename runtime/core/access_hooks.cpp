@@ -76,6 +76,7 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
         owner == t->owner_tag) {
+      shadowMemory().noteClaim();
       countPrivateAccess(t, e, addr, is_write, n);
       return;  // first touch: the page is predicted local to this thread
     }
@@ -117,14 +118,16 @@ inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) 
   }
 }
 
-// An access of `size` bytes counts once per cache line it covers.
-inline void countRange(ThreadState *t, uintptr_t a, uint64_t size, bool is_write, uintptr_t pc) {
+// An access of `size` bytes counts once per cache line it covers (`n` such
+// accesses in a row: a loop's reads of one address).
+inline void countRange(ThreadState *t, uintptr_t a, uint64_t size, bool is_write, uintptr_t pc,
+                       uint64_t n = 1) {
   uintptr_t last = a + size - 1;
   if (last < a) last = ~uintptr_t(0);  // wrapped: clamp
   for (uintptr_t line = a & ~(kLineSize - 1); line <= last; line += kLineSize) {
     uintptr_t from = line < a ? a : line;
     uintptr_t to = last - line < kLineSize ? last : line + kLineSize - 1;
-    countLineAccess(t, from, lineWordMask(from, uint32_t(to - from + 1)), is_write, pc, 1);
+    countLineAccess(t, from, lineWordMask(from, uint32_t(to - from + 1)), is_write, pc, n);
     if (line + kLineSize < line) break;
   }
 }
@@ -148,6 +151,13 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
   if (!t) return;
   auto timer = sampledHookTimer(t);
   uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (stride == 0) {  // `count` reads of one address: its line(s), `count` times
+    if (size <= kSingleAccessBytes)
+      countLineAccess(t, a, lineWordMask(a, uint32_t(size)), is_write, pc, count);
+    else
+      countRange(t, a, size, is_write, pc, count);
+    return;
+  }
   uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
   uint64_t span;
   if (__builtin_mul_overflow(count - 1, step, &span) || (stride < 0 && span > a) ||

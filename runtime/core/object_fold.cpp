@@ -227,7 +227,8 @@ bool untouchedPages(ShadowMemory &shadow, uintptr_t start, uintptr_t end) {
 
 bool rangeUntouched(uintptr_t start, uintptr_t end) {
   ShadowMemory &shadow = shadowMemory();
-  return !shadow.ready() || end <= start || untouchedPages(shadow, start, end);
+  return !shadow.ready() || end <= start || !shadow.anyClaimed() ||
+         untouchedPages(shadow, start, end);
 }
 
 namespace {

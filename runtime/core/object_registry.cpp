@@ -76,7 +76,7 @@ void ObjectRegistry::prefetch(Shard &s, uint64_t hash) {
 }
 
 void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
-  if (!start) return;
+  if (!start || small_.insert(start, size, site)) return;
   const uint64_t hash = hashOf(start);
   Shard &s = shards_[hash % kShards];
   prefetch(s, hash);
@@ -96,8 +96,13 @@ void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) 
 bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size) {
   const uint64_t hash = hashOf(start);
   Shard &s = shards_[hash % kShards];
-  prefetch(s, hash);
   HeapObject found;
+  if (small_.take(start, &found)) {
+    if (size) *size = found.size;
+    fold(found, forget_pages);
+    return true;
+  }
+  prefetch(s, hash);
   {
     SpinLockGuard guard(s.lock);
     HeapObject *o = find(s, start);
@@ -123,10 +128,12 @@ bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *si
 }
 
 uint64_t ObjectRegistry::heapSize(uintptr_t start) {
+  HeapObject o;
+  if (small_.find(start, &o)) return o.size;
   Shard &s = shardOf(start);
   SpinLockGuard guard(s.lock);
-  HeapObject *o = find(s, start);
-  return o ? o->size : 0;
+  HeapObject *in_table = find(s, start);
+  return in_table ? in_table->size : 0;
 }
 
 namespace {
@@ -175,6 +182,7 @@ void ObjectRegistry::removeGlobal(uintptr_t start) {
 }
 
 void ObjectRegistry::foldAll() {
+  small_.forEach([](const HeapObject &o) { fold(o, false); });
   for (Shard &s : shards_) {
     SpinLockGuard guard(s.lock);
     for (uint64_t i = 0; i < s.capacity; ++i)
@@ -196,7 +204,7 @@ void ObjectRegistry::unlockAll() {
 }
 
 uint64_t ObjectRegistry::liveHeapObjects() const {
-  uint64_t n = 0;
+  uint64_t n = small_.count();
   for (const Shard &s : shards_) n += s.size;
   return n;
 }

@@ -1,6 +1,7 @@
-// The objects that accesses are attributed to: live heap blocks (keyed by
-// start address in open-addressing tables, sharded by a hash of the address
-// so threads rarely meet on a lock; no allocation per block) and the global
+// The objects that accesses are attributed to: live heap blocks (small ones
+// in a BlockMap, one entry per 32-byte granule; the others keyed by start
+// address in open-addressing tables, sharded by a hash of the address so
+// threads rarely meet on a lock; no allocation per block) and the global
 // variables that instrumented modules register. When a heap block is freed or
 // the program exits, the remote-access counts its bytes gathered in shadow
 // memory are taken and added to its allocation site (StackRecord) or global,
@@ -8,6 +9,7 @@
 #pragma once
 
 #include "common/spin_lock.h"
+#include "core/block_map.h"
 #include "core/object_profile.h"
 
 #include <atomic>
@@ -16,12 +18,6 @@
 namespace numaperf {
 
 struct StackRecord;
-
-struct HeapObject {
-  uintptr_t start = 0;  // 0: a free slot
-  uint64_t size = 0;
-  StackRecord *site = nullptr;  // may be nullptr when the store is full
-};
 
 struct GlobalObject {
   GlobalObject *next = nullptr;
@@ -61,9 +57,8 @@ class ObjectRegistry {
   void unlockAll();
 
  private:
-  // Every malloc and free of the program comes here, also with profiling
-  // off: a lock per shard, held for a few probes, each shard in its own
-  // cache line.
+  // Blocks the BlockMap refuses (large, unaligned, colliding): a lock per
+  // shard, held for a few probes, each shard in its own cache line.
   static constexpr unsigned kShards = 256;
   struct alignas(64) Shard {
     SpinLock lock;
@@ -79,6 +74,7 @@ class ObjectRegistry {
   static void prefetch(Shard &s, uint64_t hash);
   static void fold(const HeapObject &o, bool forget_pages);
 
+  BlockMap small_;
   Shard shards_[kShards];
   SpinLock globals_lock_;
   std::atomic<GlobalObject *> globals_{nullptr};

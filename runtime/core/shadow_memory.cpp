@@ -45,6 +45,7 @@ PageEntry *ShadowMemory::entryFor(uintptr_t addr) const {
 PageDetail *ShadowMemory::detailFor(PageEntry *e) {
   PageDetail *d = e->detail.load(std::memory_order_acquire);
   if (__builtin_expect(d != nullptr, 1)) return d;
+  noteClaim();
   PageDetail *fresh = internalNewDetail<PageDetail>();  // budgeted
   if (!fresh) return nullptr;
   if (e->detail.compare_exchange_strong(d, fresh, std::memory_order_acq_rel))

@@ -202,6 +202,15 @@ class ShadowMemory {
   // it cannot be had.
   PageDetail *detailFor(PageEntry *e);
 
+  // Set when a thread first claims a page (or a page gets its detail): until
+  // then every entry is zero, and freeing a block need not read the entries
+  // of its pages (a cache miss, or a fault on the zero page, per free of a
+  // program that runs with profiling off).
+  void noteClaim() {
+    if (!claimed_.load(std::memory_order_relaxed)) claimed_.store(true, std::memory_order_relaxed);
+  }
+  bool anyClaimed() const { return claimed_.load(std::memory_order_relaxed); }
+
   // Remote accesses a page takes before it gets its detail (0: at once).
   void setDetailThreshold(uint32_t remote_accesses) { detail_threshold_ = remote_accesses; }
   uint32_t detailThreshold() const { return detail_threshold_; }
@@ -215,6 +224,7 @@ class ShadowMemory {
   std::atomic<PageEntry *> *chunks_ = nullptr;  // kPages >> kChunkShift
 #endif
   uint32_t detail_threshold_ = 0;
+  std::atomic<bool> claimed_{false};
 };
 
 ShadowMemory &shadowMemory();

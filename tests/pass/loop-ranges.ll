@@ -1,8 +1,9 @@
 ; A strided access made on every iteration of a counted loop is reported
 ; once, before the loop, by a range hook (start, stride, count, size); a
 ; loop without a preheader gets one. Loops whose trip count is not known on
-; entry (an early exit), loop-invariant addresses (stride 0), atomics and
-; volatiles keep one hook per access. -numaperf-loop-ranges=0 turns it off.
+; entry (an early exit), stores to a loop-invariant address (stride 0),
+; atomics and volatiles keep one hook per access (loads of a loop-invariant
+; address: loop-range-invariant-load.ll). -numaperf-loop-ranges=0 turns it off.
 ; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -S %s | FileCheck %s
 ; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -passes=numaperf -numaperf-private-page-test=0 -numaperf-loop-ranges=0 -S %s | FileCheck %s --check-prefix=OFF
 

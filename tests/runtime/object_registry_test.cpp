@@ -63,6 +63,7 @@ TEST(ObjectRegistry, EdgePagesPrivateToTheRetirerAreForgotten) {
     ObjectRegistry registry;
     for (uintptr_t page = base + 4096; page < base + 4 * 4096; page += 4096)
       shadow.entryFor(page)->owner.store(t->owner_tag);
+    shadow.noteClaim();  // what the hooks do when they claim a page
     registry.addHeap(start, end - start, nullptr);
     EXPECT_TRUE(registry.removeHeap(start, true));
     for (uintptr_t page = base + 4096; page < base + 4 * 4096; page += 4096)

@@ -2,8 +2,9 @@
 // shape the runtime's range counting distinguishes: contiguous and strided,
 // forward and backward, elements that cross cache lines, odd strides, reads
 // and writes, on pages another thread first touched (remote, single user)
-// and then shared by two threads, and pages two readers share that nobody
-// writes while shared. The e2e case builds it twice, with range hooks and
+// and then shared by two threads, pages two readers share that nobody
+// writes while shared, and loads of one address on every iteration (stride
+// 0: a coefficient a store in the loop may alias). The e2e case builds it twice, with range hooks and
 // with one hook per access, and expects the same counts.
 #include <pthread.h>
 #include <stdio.h>
@@ -19,6 +20,8 @@ static unsigned char *c;
 static double sink;
 static double *g;  // read by two threads at once, written by nobody then
 static double reader_sink[2];
+static double *coef;          // one value read on every iteration
+static double *scratch[2];    // each reader's output
 
 static void *reader(void *arg) {
   long id = (long)arg;
@@ -31,7 +34,12 @@ static void *reader(void *arg) {
     memcpy(&v, (const char *)g + 12 * i + 4, sizeof v);
     u += v;
   }
-  reader_sink[id] = s + (double)(u & 0xff);
+  double *out = scratch[id];
+  // Stride 0 on a shared page. Scalar loops: the vectoriser would hoist
+  // the load behind a run-time alias check.
+#pragma clang loop vectorize(disable)
+  for (long i = 0; i < N / 4; ++i) out[i] = g[i] * g[N / 2];
+  reader_sink[id] = s + (double)(u & 0xff) + out[N / 8];
   return NULL;
 }
 
@@ -51,6 +59,8 @@ static void *worker(void *arg) {
   }
   s += (double)(u & 0xffff);
   for (long i = N - 1; i >= 0; --i) s += a[i] * (double)i; // backward
+#pragma clang loop vectorize(disable)
+  for (long i = 0; i < N; ++i) a[i] += *coef;               // stride 0, remote
   sink = s;
   return NULL;
 }
@@ -59,6 +69,8 @@ int main(void) {
   a = malloc(N * sizeof *a);
   f = malloc((N + 16) * sizeof *f);
   c = malloc(3 * N);
+  coef = malloc(sizeof *coef);
+  *coef = 0.25;
   for (long i = 0; i < N; ++i) a[i] = (double)i;  // first touch: main
   for (long i = 0; i < N + 16; ++i) f[i] = (float)i;
   for (long i = 0; i < 3 * N; ++i) c[i] = (unsigned char)i;
@@ -66,6 +78,7 @@ int main(void) {
   pthread_create(&t, NULL, worker, NULL);
   pthread_join(t, NULL);
   g = malloc(N * sizeof *g);
+  for (long i = 0; i < 2; ++i) scratch[i] = malloc(N / 4 * sizeof(double));
   for (long i = 0; i < N; ++i) g[i] = (double)(i % 7);  // first touch: main
   pthread_t r[2];
   for (long i = 0; i < 2; ++i) pthread_create(&r[i], NULL, reader, (void *)i);
@@ -77,5 +90,7 @@ int main(void) {
   free(f);
   free(c);
   free(g);
+  free(coef);
+  for (long i = 0; i < 2; ++i) free(scratch[i]);
   return 0;
 }

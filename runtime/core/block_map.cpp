@@ -1,0 +1,133 @@
+#include "core/block_map.h"
+
+#include "common/internal_alloc.h"
+
+namespace numaperf {
+
+namespace {
+
+constexpr uint64_t kPresent = 1, kHalf = 2;
+
+template <typename T>
+T *reserveZeroed(size_t bytes) {
+  return static_cast<T *>(reserveAddressSpace(bytes));
+}
+
+}  // namespace
+
+BlockMap::~BlockMap() {
+  for (Chunk *c = chunks_.load(std::memory_order_acquire); c;) {
+    Chunk *next = c->next;
+    releaseAddressSpace(c, sizeof(Chunk));
+    c = next;
+  }
+  if (auto *directory = directory_.load(std::memory_order_acquire))
+    releaseAddressSpace(directory, kChunks * sizeof(*directory));
+}
+
+uint64_t BlockMap::encode(uintptr_t start, uint64_t size, StackRecord *site) {
+  const auto s = reinterpret_cast<uintptr_t>(site);
+  if ((start & 15) || size > kMaxSize || (s & 15) || (s >> kAddressBits)) return 0;
+  return kPresent | ((start & 16) ? kHalf : 0) | (uint64_t(s >> 4) << 2) |
+         (size << (2 + kSiteBits));
+}
+
+HeapObject BlockMap::decode(uint64_t entry, uintptr_t granule) {
+  HeapObject o;
+  o.start = (granule << kGranuleShift) | ((entry & kHalf) ? 16 : 0);
+  o.site = reinterpret_cast<StackRecord *>(((entry >> 2) & ((uint64_t(1) << kSiteBits) - 1)) << 4);
+  o.size = entry >> (2 + kSiteBits);
+  return o;
+}
+
+BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
+  const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
+  if (index >= kChunks) return nullptr;
+  auto *directory = directory_.load(std::memory_order_acquire);
+  if (!directory) {
+    if (!create) return nullptr;
+    auto *fresh = reserveZeroed<std::atomic<Chunk *>>(kChunks * sizeof(*directory));
+    if (!fresh) return nullptr;
+    if (directory_.compare_exchange_strong(directory, fresh, std::memory_order_acq_rel)) {
+      directory = fresh;
+    } else {
+      releaseAddressSpace(fresh, kChunks * sizeof(*directory));  // another thread was first
+    }
+  }
+  std::atomic<Chunk *> &slot = directory[index];
+  Chunk *chunk = slot.load(std::memory_order_acquire);
+  if (chunk || !create) return chunk;
+  auto *fresh = reserveZeroed<Chunk>(sizeof(Chunk));
+  if (!fresh) return nullptr;
+  fresh->first_granule = index << (kChunkShift - kGranuleShift);
+  if (!slot.compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel)) {
+    releaseAddressSpace(fresh, sizeof(Chunk));
+    return chunk;
+  }
+  fresh->next = chunks_.load(std::memory_order_relaxed);
+  while (!chunks_.compare_exchange_weak(fresh->next, fresh, std::memory_order_acq_rel)) {
+  }
+  return fresh;
+}
+
+std::atomic<uint64_t> *BlockMap::entryFor(uintptr_t start) const {
+  const uintptr_t granule = start >> kGranuleShift;
+  const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
+  auto *directory = directory_.load(std::memory_order_acquire);
+  if (!directory || index >= kChunks) return nullptr;
+  Chunk *chunk = directory[index].load(std::memory_order_acquire);
+  return chunk ? &chunk->entries[granule & (kEntriesPerChunk - 1)] : nullptr;
+}
+
+bool BlockMap::insert(uintptr_t start, uint64_t size, StackRecord *site) {
+  const uint64_t v = encode(start, size, site);
+  if (!v) return false;
+  const uintptr_t granule = start >> kGranuleShift;
+  Chunk *chunk = chunkFor(granule, true);
+  if (!chunk) return false;
+  const uint64_t i = granule & (kEntriesPerChunk - 1);
+  std::atomic<uint64_t> &e = chunk->entries[i];
+  uint64_t old = e.load(std::memory_order_relaxed);
+  // Only the block's own malloc and free write its entry, so the one race
+  // is with a block at the granule's other half (not glibc's): refuse it.
+  if (old && ((old ^ v) & kHalf)) return false;
+  e.store(v, std::memory_order_relaxed);
+  // Mark the page of entries for forEach (a read, and a write once per page).
+  std::atomic<uint64_t> &w = chunk->written[i / kEntriesPerPage / 64];
+  const uint64_t bit = uint64_t(1) << (i / kEntriesPerPage % 64);
+  if (!(w.load(std::memory_order_relaxed) & bit)) w.fetch_or(bit, std::memory_order_release);
+  return true;
+}
+
+bool BlockMap::take(uintptr_t start, HeapObject *out) {
+  if (start & 15) return false;
+  std::atomic<uint64_t> *e = entryFor(start);
+  if (!e) return false;
+  uint64_t old = e->load(std::memory_order_relaxed);
+  const uint64_t half = (start & 16) ? kHalf : 0;
+  while (old && (old & kHalf) == half) {
+    if (e->compare_exchange_weak(old, 0, std::memory_order_relaxed)) {
+      *out = decode(old, start >> kGranuleShift);
+      return true;
+    }
+  }
+  return false;
+}
+
+bool BlockMap::find(uintptr_t start, HeapObject *out) const {
+  if (start & 15) return false;
+  std::atomic<uint64_t> *e = entryFor(start);
+  if (!e) return false;
+  uint64_t v = e->load(std::memory_order_relaxed);
+  if (!v || (v & kHalf) != ((start & 16) ? kHalf : 0)) return false;
+  *out = decode(v, start >> kGranuleShift);
+  return true;
+}
+
+uint64_t BlockMap::count() const {
+  uint64_t n = 0;
+  forEach([&](const HeapObject &) { ++n; });
+  return n;
+}
+
+}  // namespace numaperf
