@@ -87,6 +87,7 @@ int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t e
   l->invalidations = l->invalidations_true = l->invalidations_false = 0;
   l->writes = 0;
   if (l->words) memset(l->words, 0, sizeof *l->words);
+  l->words_both = l->words_written = 0;
   l->version.fetch_add(1, std::memory_order_release);  // threads' views are stale
   return int64_t(inv);
 }
@@ -171,6 +172,7 @@ void resetDetail(PageDetail *d) {
     l->holder_count = 0;
     l->writes = l->invalidations = l->invalidations_true = l->invalidations_false = 0;
     if (l->words) memset(l->words, 0, sizeof *l->words);
+    l->words_both = l->words_written = 0;
     for (LineSiteCount &site : l->sites) site = LineSiteCount();
     l->version.fetch_add(1, std::memory_order_release);
   }

