@@ -22,6 +22,12 @@ std::atomic<double> g_sharing_share{0.5};
 
 bool contains(uintptr_t start, uintptr_t end, uintptr_t addr) { return addr >= start && addr < end; }
 
+// Moves the page's even remote count into every line's (flushSlot).
+void spreadEvenRemote(PageDetail *d) {
+  if (uint64_t even = d->line_remote_even.exchange(0, std::memory_order_relaxed))
+    for (std::atomic<uint64_t> &c : d->line_remote) c.fetch_add(even, std::memory_order_relaxed);
+}
+
 uint64_t takeLineRemote(std::atomic<uint64_t> &c, uintptr_t overlap) {
   if (overlap == kLineSize) return c.exchange(0, std::memory_order_relaxed);
   uint64_t v = c.load(std::memory_order_relaxed);
@@ -165,6 +171,7 @@ void resetDetail(PageDetail *d) {
     d->su_written[i].store(0, std::memory_order_relaxed);
   }
   for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
+  d->line_remote_even.store(0, std::memory_order_relaxed);
   for (std::atomic<LineShare *> &slot : d->lines) {
     LineShare *l = slot.load(std::memory_order_acquire);
     if (!l) continue;
@@ -281,6 +288,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     }
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
+      spreadEvenRemote(d);
       uint64_t page_remote = 0, page_invalidations = 0;
       uintptr_t lo = std::max(start, page), hi = std::min(end, page + kPageSize);
       for (uintptr_t line = lo & ~(kLineSize - 1); line < hi; line += kLineSize) {

@@ -127,6 +127,14 @@ struct PageDetail {
   // still buffers for the old object are dropped, not misattributed.
   std::atomic<uint32_t> generation{0};
   std::atomic<uint64_t> line_remote[kLinesPerPage];
+  // Added to every line's line_remote: a thread that read the whole page
+  // evenly (a range over it) hands over one count, not 64 contended ones.
+  // Spread into line_remote before counts are taken (spreadEvenRemote).
+  std::atomic<uint64_t> line_remote_even{0};
+  uint64_t lineRemote(unsigned i) const {
+    return line_remote[i].load(std::memory_order_relaxed) +
+           line_remote_even.load(std::memory_order_relaxed);
+  }
   std::atomic<LineShare *> lines[kLinesPerPage];
   PageThreadUse threads[kInlinePageThreads];
   std::atomic<PageThreadOverflow *> more_threads{nullptr};

@@ -491,7 +491,19 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
     } else if (s.reads) {
       d->reads_since_write.fetch_add(s.reads, std::memory_order_relaxed);
     }
-    for (uint64_t lines = s.remote_lines; lines; lines &= lines - 1) {
+    uint64_t remote_lines = s.remote_lines;
+    if (remote_lines == ~uint64_t(0)) {
+      // Every line: the part they all have in common goes in one count.
+      uint32_t even = s.line_remote[0];
+      for (unsigned i = 1; i < kLinesPerPage; ++i) even = std::min(even, s.line_remote[i]);
+      if (even) {
+        d->line_remote_even.fetch_add(even, std::memory_order_relaxed);
+        remote_lines = 0;
+        for (unsigned i = 0; i < kLinesPerPage; ++i)
+          if ((s.line_remote[i] -= even) != 0) remote_lines |= uint64_t(1) << i;
+      }
+    }
+    for (uint64_t lines = remote_lines; lines; lines &= lines - 1) {
       unsigned i = unsigned(__builtin_ctzll(lines));
       d->line_remote[i].fetch_add(s.line_remote[i], std::memory_order_relaxed);
     }

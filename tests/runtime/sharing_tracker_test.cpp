@@ -158,13 +158,33 @@ TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
   flushSharedPageCache(cache, 2);
   EXPECT_EQ(detail->reads.load(), 10u);
   EXPECT_EQ(pageThreadAccesses(*detail, 2), 10u);
-  EXPECT_EQ(detail->line_remote[0].load() + detail->line_remote[1].load() +
-                detail->line_remote[2].load(),
+  EXPECT_EQ(detail->lineRemote(0) + detail->lineRemote(1) + detail->lineRemote(2),
             10u);
   ObjectProfile p = fold(base, base + kPageSize);
   EXPECT_EQ(p.remote, 10u);
   EXPECT_EQ(p.sites[0].pc, 0x42u);
   EXPECT_EQ(p.sites[0].count, 10u);
+  flushSharedPageCache(cache, 2, true);
+}
+
+// A thread that read every line of the page hands the part common to all
+// lines over as one count; folding gives each line, and each object on the
+// page, exactly what per-line counts would.
+TEST_F(SharingTest, EvenWholePageReadsFoldLikePerLineCounts) {
+  SharedPageCache cache;
+  for (unsigned line = 0; line < kLinesPerPage; ++line)
+    for (unsigned k = 0; k < 3 + (line == 5 ? 4 : 0); ++k)
+      countSharedAccess(cache, 2, detail, base + 64 * line, lineWordMask(0, 8), false, true, 0);
+  flushSharedPageCache(cache, 2);
+  EXPECT_EQ(detail->line_remote_even.load(), 3u);
+  EXPECT_EQ(detail->line_remote[5].load(), 4u);  // the rest, on its line
+  EXPECT_EQ(detail->line_remote[6].load(), 0u);
+  EXPECT_EQ(detail->lineRemote(5), 7u);
+  EXPECT_EQ(detail->lineRemote(6), 3u);
+  // Two objects on the page: lines 0..9 and 10..63.
+  EXPECT_EQ(fold(base, base + 10 * 64).remote, 10u * 3 + 4);
+  EXPECT_EQ(detail->line_remote_even.load(), 0u);  // spread into the lines
+  EXPECT_EQ(fold(base + 10 * 64, base + kPageSize).remote, 54u * 3);
   flushSharedPageCache(cache, 2, true);
 }
 
@@ -343,7 +363,7 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
   flushSharedPageCache(ranges, tag, true);
   flushSharedPageCache(elements, tag, true);
   for (unsigned l = 0; l < kLinesPerPage; ++l)
-    EXPECT_EQ(dr->line_remote[l].load(), de->line_remote[l].load()) << "line " << l;
+    EXPECT_EQ(dr->lineRemote(l), de->lineRemote(l)) << "line " << l;
   ObjectProfile want = fold(other, other + kPageSize);
   ObjectProfile got = fold(base, base + kPageSize);
   EXPECT_GT(want.remote, 1000u);
