@@ -165,6 +165,8 @@ void resetDetail(PageDetail *d) {
   d->sole_user.store(0, std::memory_order_relaxed);
   d->su_lines.store(0, std::memory_order_relaxed);
   d->su_words.store(0, std::memory_order_relaxed);
+  d->su_noted_full.store(0, std::memory_order_relaxed);
+  d->su_written_full.store(0, std::memory_order_relaxed);
   for (unsigned i = 0; i < kLinesPerPage; ++i) {
     d->su_writes[i].store(0, std::memory_order_relaxed);
     d->su_noted[i].store(0, std::memory_order_relaxed);

@@ -158,6 +158,9 @@ struct PageDetail {
   std::atomic<uint32_t> sole_user{0};  // owner tag; 0 none yet; kManyUsers
   alignas(64) std::atomic<uint64_t> su_lines{0};  // lines written-while-shared state exists for
   std::atomic<uint64_t> su_words{0};              // lines whose word detail exists
+  // Lines whose su_noted / su_written have every word: nothing to add.
+  std::atomic<uint64_t> su_noted_full{0};
+  std::atomic<uint64_t> su_written_full{0};
   // Written by the single user without a lock and read by the thread that
   // ends the mode (leaveSingleUser), hence atomics (relaxed loads and stores:
   // plain moves). An access the single user counts while the mode ends may

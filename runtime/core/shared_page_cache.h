@@ -40,6 +40,7 @@ struct SharedPageSlot {
   uint64_t reads_after_own_write = 0;  // reads since this thread's last write
   uint64_t remote_lines = 0;           // bit i: line_remote[i] != 0
   uint32_t line_remote[kLinesPerPage] = {};
+  uint64_t line_remote_bound = 0;  // no line_remote[i] is above it
   BufferedSite sites[kBufferedSites];
   // Line state as of line_version[i], for the lines in `known_lines`.
   uint64_t known_lines = 0;

@@ -313,14 +313,28 @@ void singleUserLines(PageDetail &d, unsigned first, unsigned lines, uint16_t wor
     if (with_words != d.su_words.load(std::memory_order_relaxed))
       d.su_words.store(with_words, std::memory_order_relaxed);
   }
-  for (uint64_t b = with_words & bits; b; b &= b - 1) {
+  // Lines whose noted (and, for writes, written) words are all set already
+  // have nothing to add: a streaming loop finds every line full after its
+  // first pass.
+  const uint64_t noted_full = d.su_noted_full.load(std::memory_order_relaxed);
+  const uint64_t written_full = d.su_written_full.load(std::memory_order_relaxed);
+  uint64_t todo = with_words & bits & ~(is_write ? noted_full & written_full : noted_full);
+  if (!todo) return;
+  uint64_t new_noted_full = noted_full, new_written_full = written_full;
+  for (uint64_t b = todo; b; b &= b - 1) {
     unsigned i = unsigned(__builtin_ctzll(b));
-    d.su_noted[i].store(d.su_noted[i].load(std::memory_order_relaxed) | words,
-                        std::memory_order_relaxed);
-    if (is_write)
-      d.su_written[i].store(d.su_written[i].load(std::memory_order_relaxed) | words,
-                            std::memory_order_relaxed);
+    const uint16_t noted = uint16_t(d.su_noted[i].load(std::memory_order_relaxed) | words);
+    d.su_noted[i].store(noted, std::memory_order_relaxed);
+    if (noted == 0xffff) new_noted_full |= uint64_t(1) << i;
+    if (is_write) {
+      const uint16_t written = uint16_t(d.su_written[i].load(std::memory_order_relaxed) | words);
+      d.su_written[i].store(written, std::memory_order_relaxed);
+      if (written == 0xffff) new_written_full |= uint64_t(1) << i;
+    }
   }
+  if (new_noted_full != noted_full) d.su_noted_full.store(new_noted_full, std::memory_order_relaxed);
+  if (new_written_full != written_full)
+    d.su_written_full.store(new_written_full, std::memory_order_relaxed);
 }
 
 // A second thread arrives: build the LineShares the line model would hold
@@ -444,6 +458,7 @@ void addLineRemote(SharedPageSlot &s, unsigned index, uint64_t n) {
     sum = 0;
   }
   s.line_remote[index] = uint32_t(sum);
+  if (sum > s.line_remote_bound) s.line_remote_bound = sum;
   s.remote_lines |= uint64_t(1) << index;
 }
 
@@ -457,18 +472,18 @@ void resetSlot(SharedPageSlot &s) {
   for (uint64_t lines = s.remote_lines; lines; lines &= lines - 1)
     s.line_remote[__builtin_ctzll(lines)] = 0;
   s.remote_lines = 0;
+  s.line_remote_bound = 0;
   for (BufferedSite &b : s.sites) b = BufferedSite();
   s.known_lines = s.holds_copy = s.sole_holder = s.contended = s.has_words = 0;
 }
 
 // addLineRemote for `lines` lines from `first` on, `n` accesses each.
 void addLinesRemote(SharedPageSlot &s, unsigned first, unsigned lines, uint64_t n) {
-  uint32_t highest = 0;
-  for (unsigned i = first; i < first + lines; ++i) highest = std::max(highest, s.line_remote[i]);
-  if (__builtin_expect(uint64_t(highest) + n > UINT32_MAX, 0)) {
+  if (__builtin_expect(s.line_remote_bound + n > UINT32_MAX, 0)) {
     for (unsigned i = first; i < first + lines; ++i) addLineRemote(s, i, n);
     return;
   }
+  s.line_remote_bound += n;
   for (unsigned i = first; i < first + lines; ++i) s.line_remote[i] += uint32_t(n);
   s.remote_lines |= (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
 }
