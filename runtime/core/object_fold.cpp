@@ -186,9 +186,10 @@ void resetDetail(PageDetail *d) {
     l->version.fetch_add(1, std::memory_order_release);
   }
   SpinLockGuard guard(d->threads_lock);
-  for (PageThreadUse &u : d->threads) {
-    u.tag.store(0, std::memory_order_relaxed);
-    u.accesses.store(0, std::memory_order_relaxed);
+  for (unsigned i = 0; i < kInlinePageThreads; ++i) {
+    d->thread_tags[i].store(0, std::memory_order_relaxed);
+    d->threads[i].tag.store(0, std::memory_order_relaxed);
+    d->threads[i].accesses.store(0, std::memory_order_relaxed);
   }
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire))
     o->count.store(0, std::memory_order_release);

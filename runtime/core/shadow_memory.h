@@ -111,11 +111,19 @@ struct AccessSiteCount {
 };
 
 constexpr unsigned kInlinePageThreads = 4;
+
+// One per cache line: its thread adds to it at every flush of the page.
+struct alignas(64) InlinePageThreadUse : PageThreadUse {};
 constexpr unsigned kPageAccessSites = 4;
 
 // Created when a second thread reaches a page and never freed while the
 // program runs (threads may hold pointers to it in their read buffers):
 // when the object there goes away it is reset and stays with its page.
+//
+// Layout: what every access or flush reads and hardly anyone writes comes
+// first, in one cache line; the counters threads add to at every flush come
+// after it, and each thread's own access count has a cache line of its own,
+// so the profiler does not make its threads share lines it only reads.
 struct PageDetail {
   // Another thread uses the page since the last reset; while false the first
   // toucher's accesses take the fast path.
@@ -126,7 +134,14 @@ struct PageDetail {
   // Bumped when the page is reset for the next object, so counts a thread
   // still buffers for the old object are dropped, not misattributed.
   std::atomic<uint32_t> generation{0};
-  std::atomic<uint64_t> line_remote[kLinesPerPage];
+  // The highest tag in the list (0 after a reset): a thread with a higher
+  // tag is not in it, so a new thread does not scan every earlier one
+  // (thread churn on one page would be quadratic).
+  std::atomic<uint32_t> highest_tag{0};
+  // Tags of `threads` (0: free), where findUse looks for them.
+  std::atomic<uint32_t> thread_tags[kInlinePageThreads] = {};
+  std::atomic<PageThreadOverflow *> more_threads{nullptr};
+  alignas(64) std::atomic<uint64_t> line_remote[kLinesPerPage];
   // Added to every line's line_remote: a thread that read the whole page
   // evenly (a range over it) hands over one count, not 64 contended ones.
   // Spread into line_remote before counts are taken (spreadEvenRemote).
@@ -136,12 +151,7 @@ struct PageDetail {
            line_remote_even.load(std::memory_order_relaxed);
   }
   std::atomic<LineShare *> lines[kLinesPerPage];
-  PageThreadUse threads[kInlinePageThreads];
-  std::atomic<PageThreadOverflow *> more_threads{nullptr};
-  // The highest tag in the list (0 after a reset): a thread with a higher
-  // tag is not in it, so a new thread does not scan every earlier one
-  // (thread churn on one page would be quadratic).
-  std::atomic<uint32_t> highest_tag{0};
+  InlinePageThreadUse threads[kInlinePageThreads];
   SpinLock threads_lock;
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> writes{0};

@@ -14,8 +14,8 @@ std::atomic<uint32_t> g_word_detail_writes{2};
 
 PageThreadUse *findUse(PageDetail *d, uint32_t tag) {
   if (tag > d->highest_tag.load(std::memory_order_acquire)) return nullptr;
-  for (PageThreadUse &u : d->threads)
-    if (u.tag.load(std::memory_order_acquire) == tag) return &u;
+  for (unsigned i = 0; i < kInlinePageThreads; ++i)
+    if (d->thread_tags[i].load(std::memory_order_acquire) == tag) return &d->threads[i];
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n; ++i)
@@ -32,10 +32,11 @@ PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
   // and then misses the tag goes on to this lock, which finds it.
   if (tag > d->highest_tag.load(std::memory_order_relaxed))
     d->highest_tag.store(tag, std::memory_order_release);
-  for (PageThreadUse &u : d->threads) {
-    if (u.tag.load(std::memory_order_relaxed) == 0) {
-      u.tag.store(tag, std::memory_order_release);
-      return &u;
+  for (unsigned i = 0; i < kInlinePageThreads; ++i) {
+    if (d->thread_tags[i].load(std::memory_order_relaxed) == 0) {
+      d->threads[i].tag.store(tag, std::memory_order_release);
+      d->thread_tags[i].store(tag, std::memory_order_release);
+      return &d->threads[i];
     }
   }
   PageThreadOverflow *o = d->more_threads.load(std::memory_order_relaxed);
