@@ -141,7 +141,7 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
                !storedInLoop(Ptr, *L, SE)) {
       Start = Ptr;
     }
-    if (!Start || (Stride == 0 && !isa<LoadInst>(A.Inst)))
+    if (!Start)
       continue;
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy() ||

@@ -8,11 +8,6 @@ namespace {
 
 constexpr uint64_t kPresent = 1, kHalf = 2;
 
-template <typename T>
-T *reserveZeroed(size_t bytes) {
-  return static_cast<T *>(reserveAddressSpace(bytes));
-}
-
 }  // namespace
 
 BlockMap::~BlockMap() {
@@ -46,7 +41,8 @@ BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
   auto *directory = directory_.load(std::memory_order_acquire);
   if (!directory) {
     if (!create) return nullptr;
-    auto *fresh = reserveZeroed<std::atomic<Chunk *>>(kChunks * sizeof(*directory));
+    // Reserved address space reads as zero: every chunk pointer is null.
+    auto *fresh = static_cast<std::atomic<Chunk *> *>(reserveAddressSpace(kChunks * sizeof(*directory)));
     if (!fresh) return nullptr;
     if (directory_.compare_exchange_strong(directory, fresh, std::memory_order_acq_rel)) {
       directory = fresh;
@@ -57,7 +53,7 @@ BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
   std::atomic<Chunk *> &slot = directory[index];
   Chunk *chunk = slot.load(std::memory_order_acquire);
   if (chunk || !create) return chunk;
-  auto *fresh = reserveZeroed<Chunk>(sizeof(Chunk));
+  auto *fresh = static_cast<Chunk *>(reserveAddressSpace(sizeof(Chunk)));
   if (!fresh) return nullptr;
   fresh->first_granule = index << (kChunkShift - kGranuleShift);
   if (!slot.compare_exchange_strong(chunk, fresh, std::memory_order_acq_rel)) {

@@ -141,7 +141,7 @@ void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
     }
     addSegment(out, page_index, thread);
   }
-  for (PageThreadUse &u : d->threads) u.accesses.store(0, std::memory_order_relaxed);
+  for (PageThreadCount &u : d->threads) u.accesses.store(0, std::memory_order_relaxed);
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n; ++i) o->uses[i].accesses.store(0, std::memory_order_relaxed);
@@ -188,7 +188,6 @@ void resetDetail(PageDetail *d) {
   SpinLockGuard guard(d->threads_lock);
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {
     d->thread_tags[i].store(0, std::memory_order_relaxed);
-    d->threads[i].tag.store(0, std::memory_order_relaxed);
     d->threads[i].accesses.store(0, std::memory_order_relaxed);
   }
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire))

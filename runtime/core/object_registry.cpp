@@ -94,14 +94,14 @@ void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) 
 }
 
 bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size) {
-  const uint64_t hash = hashOf(start);
-  Shard &s = shards_[hash % kShards];
   HeapObject found;
   if (small_.take(start, &found)) {
     if (size) *size = found.size;
     fold(found, forget_pages);
     return true;
   }
+  const uint64_t hash = hashOf(start);
+  Shard &s = shards_[hash % kShards];
   prefetch(s, hash);
   {
     SpinLockGuard guard(s.lock);

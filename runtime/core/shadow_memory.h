@@ -112,8 +112,11 @@ struct AccessSiteCount {
 
 constexpr unsigned kInlinePageThreads = 4;
 
-// One per cache line: its thread adds to it at every flush of the page.
-struct alignas(64) InlinePageThreadUse : PageThreadUse {};
+// A thread's access count on a page, one per cache line: its thread adds to
+// it at every flush of the page (its tag is in PageDetail::thread_tags).
+struct alignas(64) PageThreadCount {
+  std::atomic<uint64_t> accesses{0};
+};
 constexpr unsigned kPageAccessSites = 4;
 
 // Created when a second thread reaches a page and never freed while the
@@ -151,7 +154,7 @@ struct PageDetail {
            line_remote_even.load(std::memory_order_relaxed);
   }
   std::atomic<LineShare *> lines[kLinesPerPage];
-  InlinePageThreadUse threads[kInlinePageThreads];
+  PageThreadCount threads[kInlinePageThreads];
   SpinLock threads_lock;
   std::atomic<uint64_t> reads{0};
   std::atomic<uint64_t> writes{0};

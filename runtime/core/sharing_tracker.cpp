@@ -12,31 +12,31 @@ namespace {
 
 std::atomic<uint32_t> g_word_detail_writes{2};
 
-PageThreadUse *findUse(PageDetail *d, uint32_t tag) {
+// The thread's access count on the page, or nullptr when it is not listed.
+std::atomic<uint64_t> *findUse(PageDetail *d, uint32_t tag) {
   if (tag > d->highest_tag.load(std::memory_order_acquire)) return nullptr;
   for (unsigned i = 0; i < kInlinePageThreads; ++i)
-    if (d->thread_tags[i].load(std::memory_order_acquire) == tag) return &d->threads[i];
+    if (d->thread_tags[i].load(std::memory_order_acquire) == tag) return &d->threads[i].accesses;
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n; ++i)
-      if (o->uses[i].tag.load(std::memory_order_acquire) == tag) return &o->uses[i];
+      if (o->uses[i].tag.load(std::memory_order_acquire) == tag) return &o->uses[i].accesses;
   }
   return nullptr;
 }
 
 // Adds `tag` to the page's thread list (exact, no limit on thread count).
-PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
+std::atomic<uint64_t> *addUse(PageDetail *d, uint32_t tag) {
   SpinLockGuard guard(d->threads_lock);
-  if (PageThreadUse *u = findUse(d, tag)) return u;
+  if (std::atomic<uint64_t> *u = findUse(d, tag)) return u;
   // Published before the tag itself: a reader that finds no higher bound
   // and then misses the tag goes on to this lock, which finds it.
   if (tag > d->highest_tag.load(std::memory_order_relaxed))
     d->highest_tag.store(tag, std::memory_order_release);
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {
     if (d->thread_tags[i].load(std::memory_order_relaxed) == 0) {
-      d->threads[i].tag.store(tag, std::memory_order_release);
       d->thread_tags[i].store(tag, std::memory_order_release);
-      return &d->threads[i];
+      return &d->threads[i].accesses;
     }
   }
   PageThreadOverflow *o = d->more_threads.load(std::memory_order_relaxed);
@@ -61,7 +61,7 @@ PageThreadUse *addUse(PageDetail *d, uint32_t tag) {
   }
   o->uses[count].tag.store(tag, std::memory_order_release);
   o->count.store(count + 1, std::memory_order_release);
-  return &o->uses[count];
+  return &o->uses[count].accesses;
 }
 
 void countSite(PageDetail *d, uintptr_t pc, uint64_t n = 1) {
@@ -390,9 +390,9 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
                        bool is_write, bool is_remote, uintptr_t pc) {
   if (__builtin_expect(d->sole_user.load(std::memory_order_acquire) != kManyUsers, 0))
     leaveSingleUser(d);  // this path keeps every line in LineShares
-  PageThreadUse *use = findUse(d, tag);
+  std::atomic<uint64_t> *use = findUse(d, tag);
   if (!use) use = addUse(d, tag);
-  if (use) use->accesses.fetch_add(1, std::memory_order_relaxed);
+  if (use) use->fetch_add(1, std::memory_order_relaxed);
 
   if (is_write) {
     d->writes.fetch_add(1, std::memory_order_relaxed);
@@ -494,9 +494,9 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
   if (!d) return;
   if (d->generation.load(std::memory_order_acquire) == s.generation) {
     if (uint64_t n = s.reads + s.writes) {
-      PageThreadUse *use = findUse(d, tag);
+      std::atomic<uint64_t> *use = findUse(d, tag);
       if (!use) use = addUse(d, tag);
-      if (use) use->accesses.fetch_add(n, std::memory_order_relaxed);
+      if (use) use->fetch_add(n, std::memory_order_relaxed);
     }
     if (s.reads) d->reads.fetch_add(s.reads, std::memory_order_relaxed);
     if (s.writes) {

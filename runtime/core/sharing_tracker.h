@@ -33,9 +33,9 @@ uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag);
 // Visits (tag, accesses) for every thread that used the page.
 template <typename F>
 void forEachPageThread(const PageDetail &d, F &&f) {
-  for (const PageThreadUse &u : d.threads) {
-    uint32_t tag = u.tag.load(std::memory_order_acquire);
-    if (tag) f(tag, u.accesses.load(std::memory_order_relaxed));
+  for (unsigned i = 0; i < kInlinePageThreads; ++i) {
+    uint32_t tag = d.thread_tags[i].load(std::memory_order_acquire);
+    if (tag) f(tag, d.threads[i].accesses.load(std::memory_order_relaxed));
   }
   if (const PageThreadOverflow *o = d.more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
