@@ -304,6 +304,35 @@ TEST_F(SharingTest, RepeatedAccessesCountLikeSingleOnes) {
 // would (an element wider than a single access and crossing a line is one
 // access to each line): the same lines, writes and words in the page's
 // single-user state, the same remote counts and reads and writes.
+// A single-user page's lines get their words noted by each range that
+// touches them: a second pass over other words of the same lines adds those
+// (lines are skipped only once every word is noted).
+TEST_F(SharingTest, LaterRangesNoteTheirWordsOnSingleUserLines) {
+  SharedPageCache cache;
+  const uint32_t tag = 2;
+  countSharedAccess(cache, tag, detail, base, lineWordMask(0, 4), true, true, 0x1);
+  uint64_t accesses = 0;
+  const uint64_t count = kPageSize / 8 - 8;  // every line but the last
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base, 8, count, 4, true, true, 0x40,
+                                   &accesses),
+            count);
+  EXPECT_EQ(detail->su_noted[3].load(), 0x5555u);
+  EXPECT_EQ(detail->su_written[3].load(), 0x5555u);
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, false, true, 0x40,
+                                   &accesses),
+            count);
+  EXPECT_EQ(detail->su_noted[3].load(), 0xffffu);
+  EXPECT_EQ(detail->su_written[3].load(), 0x5555u);  // the second pass read
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, true, true, 0x40,
+                                   &accesses),
+            count);
+  for (unsigned l = 0; l + 1 < kLinesPerPage; ++l) {
+    EXPECT_EQ(detail->su_noted[l].load(), 0xffffu) << "line " << l;
+    EXPECT_EQ(detail->su_written[l].load(), 0xffffu) << "line " << l;
+  }
+  flushSharedPageCache(cache, tag, true);
+}
+
 TEST_F(SharingTest, RangesCountLikeTheirElements) {
   const uintptr_t other = base + 2 * kPageSize;
   PageDetail *dr = detail;  // by range hooks
