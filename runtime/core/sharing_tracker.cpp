@@ -179,8 +179,16 @@ bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
 }
 
 // Records in the thread's slot what the line looks like to `tag` now
-// (called under the line's lock).
-void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_t tag) {
+// (called under the line's lock, after the access of `words` was noted).
+// `kept_noted`: words the slot knew to be noted for `tag` and that still are
+// (no version change since), or 0.
+// The noted words are derived from the line's summaries, never from the
+// word detail itself: on lines threads keep taking from each other that
+// detail is cold, and reading it was half the cost of the exact path.
+// The result may miss a word noted earlier (the next access to it then takes
+// the exact path once more), never claims one that is not.
+void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_t tag,
+                  uint16_t words, uint16_t kept_noted) {
   uint64_t bit = uint64_t(1) << index;
   s.line_version[index] = l.version.load(std::memory_order_relaxed);
   s.known_lines |= bit;
@@ -191,15 +199,10 @@ void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_
   s.contended = l.invalidations ? s.contended | bit : s.contended & ~bit;
   uint16_t noted = 0, written = 0;
   if (l.words) {
-    for (unsigned i = 0; i < kWordsPerLine; ++i) {
-      const WordDetail &w = *l.words;
-      // A word noting this thread, or already noting two others, is not
-      // changed by another access of this thread.
-      if (w.first_tag[i] == tag || w.other_tag[i] == tag || (w.first_tag[i] && w.other_tag[i]))
-        noted |= uint16_t(1u << i);
-      if (w.written[i]) written |= uint16_t(1u << i);
-    }
-    written &= noted;
+    // A word naming two threads is not changed by another access of `tag`;
+    // nor is one this access just noted.
+    noted = uint16_t(kept_noted | l.words_both | words);
+    written = uint16_t(l.words_written & noted);
   }
   s.has_words = l.words ? s.has_words | bit : s.has_words & ~bit;
   s.noted_words[index] = noted;
@@ -212,6 +215,12 @@ void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_
 bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bool is_remote,
                 uintptr_t pc, SharedPageSlot *slot, unsigned index) {
   SpinLockGuard guard(line.lock);
+  uint64_t bit = uint64_t(1) << index;
+  uint16_t kept_noted =
+      slot && (slot->known_lines & bit) && (slot->has_words & bit) &&
+              line.version.load(std::memory_order_relaxed) == slot->line_version[index]
+          ? slot->noted_words[index]
+          : 0;
   bool counted_remote = is_remote;
   // On a contended line (one that has lost copies to writes) a re-read of a
   // still-valid copy is a cache hit, not remote traffic.
@@ -243,7 +252,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
   if (line.words && noteWords(line, words, tag, is_write)) changed = true;
   if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
   if (changed) line.version.fetch_add(1, std::memory_order_release);
-  if (slot) rememberLine(*slot, index, line, tag);
+  if (slot) rememberLine(*slot, index, line, tag, words, kept_noted);
   return counted_remote;
 }
 
