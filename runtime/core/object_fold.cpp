@@ -141,14 +141,15 @@ void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
     }
     addSegment(out, page_index, thread);
   }
-  for (PageThreadCount &u : d->threads) u.accesses.store(0, std::memory_order_relaxed);
-  if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
-    uint32_t n = o->count.load(std::memory_order_acquire);
-    for (uint32_t i = 0; i < n; ++i) o->uses[i].accesses.store(0, std::memory_order_relaxed);
-  }
-  out->shared_reads += d->reads.exchange(0, std::memory_order_relaxed);
-  out->shared_writes += d->writes.exchange(0, std::memory_order_relaxed);
-  out->reads_after_last_write += d->reads_since_write.exchange(0, std::memory_order_relaxed);
+  PageAccessTotals totals = pageAccessTotals(*d);
+  out->shared_reads += totals.reads;
+  out->shared_writes += totals.writes;
+  out->reads_after_last_write += pageReadsSinceWrite(*d);
+  d->reads_since_write.store(0, std::memory_order_relaxed);
+  forEachPageThreadCounts(*d, [](uint32_t, PageThreadCounts &c) {
+    c.accesses.store(0, std::memory_order_relaxed);
+    c.writes.store(0, std::memory_order_relaxed);
+  });
   for (AccessSiteCount &s : d->sites) {
     out->addSite(s.pc.load(std::memory_order_relaxed),
                  s.count.exchange(0, std::memory_order_relaxed));
@@ -188,13 +189,12 @@ void resetDetail(PageDetail *d) {
   SpinLockGuard guard(d->threads_lock);
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {
     d->thread_tags[i].store(0, std::memory_order_relaxed);
-    d->threads[i].accesses.store(0, std::memory_order_relaxed);
+    d->threads[i].counts.accesses.store(0, std::memory_order_relaxed);
+    d->threads[i].counts.writes.store(0, std::memory_order_relaxed);
   }
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire))
-    o->count.store(0, std::memory_order_release);
+    o->count.store(0, std::memory_order_release);  // addUse zeroes reused entries
   d->highest_tag.store(0, std::memory_order_release);
-  d->reads.store(0, std::memory_order_relaxed);
-  d->writes.store(0, std::memory_order_relaxed);
   d->reads_since_write.store(0, std::memory_order_relaxed);
   for (AccessSiteCount &site : d->sites) {
     site.pc.store(0, std::memory_order_relaxed);

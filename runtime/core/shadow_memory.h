@@ -92,9 +92,18 @@ struct LineShare {
   LineSiteCount sites[2];  // hottest instructions behind misses and invalidations
 };
 
+// A thread's accesses (reads and writes) to a page, and how many of them
+// were writes. The page's read and write totals are their sums: kept per
+// thread, a flush adds to its own thread's counters only, never to a line
+// that every thread using the page writes.
+struct PageThreadCounts {
+  std::atomic<uint64_t> accesses{0};
+  std::atomic<uint64_t> writes{0};
+};
+
 struct PageThreadUse {
   std::atomic<uint32_t> tag{0};
-  std::atomic<uint64_t> accesses{0};
+  PageThreadCounts counts;
 };
 
 // Growable list of PageThreadUse beyond the inline slots (any thread count).
@@ -112,10 +121,10 @@ struct AccessSiteCount {
 
 constexpr unsigned kInlinePageThreads = 4;
 
-// A thread's access count on a page, one per cache line: its thread adds to
-// it at every flush of the page (its tag is in PageDetail::thread_tags).
+// A thread's counts on a page, one per cache line: its thread adds to them
+// at every flush of the page (its tag is in PageDetail::thread_tags).
 struct alignas(64) PageThreadCount {
-  std::atomic<uint64_t> accesses{0};
+  PageThreadCounts counts;
 };
 constexpr unsigned kPageAccessSites = 4;
 
@@ -156,8 +165,8 @@ struct PageDetail {
   std::atomic<LineShare *> lines[kLinesPerPage];
   PageThreadCount threads[kInlinePageThreads];
   SpinLock threads_lock;
-  std::atomic<uint64_t> reads{0};
-  std::atomic<uint64_t> writes{0};
+  // Reads since the last write, kept once the page is written while shared
+  // (until then every read is one: see pageReadsSinceWrite).
   std::atomic<uint64_t> reads_since_write{0};
   AccessSiteCount sites[kPageAccessSites];
 

@@ -12,23 +12,23 @@ namespace {
 
 std::atomic<uint32_t> g_word_detail_writes{2};
 
-// The thread's access count on the page, or nullptr when it is not listed.
-std::atomic<uint64_t> *findUse(PageDetail *d, uint32_t tag) {
+// The thread's counts on the page, or nullptr when it is not listed.
+PageThreadCounts *findUse(PageDetail *d, uint32_t tag) {
   if (tag > d->highest_tag.load(std::memory_order_acquire)) return nullptr;
   for (unsigned i = 0; i < kInlinePageThreads; ++i)
-    if (d->thread_tags[i].load(std::memory_order_acquire) == tag) return &d->threads[i].accesses;
+    if (d->thread_tags[i].load(std::memory_order_acquire) == tag) return &d->threads[i].counts;
   if (PageThreadOverflow *o = d->more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n; ++i)
-      if (o->uses[i].tag.load(std::memory_order_acquire) == tag) return &o->uses[i].accesses;
+      if (o->uses[i].tag.load(std::memory_order_acquire) == tag) return &o->uses[i].counts;
   }
   return nullptr;
 }
 
 // Adds `tag` to the page's thread list (exact, no limit on thread count).
-std::atomic<uint64_t> *addUse(PageDetail *d, uint32_t tag) {
+PageThreadCounts *addUse(PageDetail *d, uint32_t tag) {
   SpinLockGuard guard(d->threads_lock);
-  if (std::atomic<uint64_t> *u = findUse(d, tag)) return u;
+  if (PageThreadCounts *u = findUse(d, tag)) return u;
   // Published before the tag itself: a reader that finds no higher bound
   // and then misses the tag goes on to this lock, which finds it.
   if (tag > d->highest_tag.load(std::memory_order_relaxed))
@@ -36,7 +36,7 @@ std::atomic<uint64_t> *addUse(PageDetail *d, uint32_t tag) {
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {
     if (d->thread_tags[i].load(std::memory_order_relaxed) == 0) {
       d->thread_tags[i].store(tag, std::memory_order_release);
-      return &d->threads[i].accesses;
+      return &d->threads[i].counts;
     }
   }
   PageThreadOverflow *o = d->more_threads.load(std::memory_order_relaxed);
@@ -51,17 +51,22 @@ std::atomic<uint64_t> *addUse(PageDetail *d, uint32_t tag) {
     for (uint32_t i = 0; i < count; ++i) {
       bigger->uses[i].tag.store(o->uses[i].tag.load(std::memory_order_relaxed),
                                 std::memory_order_relaxed);
-      bigger->uses[i].accesses.store(o->uses[i].accesses.load(std::memory_order_relaxed),
-                                     std::memory_order_relaxed);
+      const PageThreadCounts &from = o->uses[i].counts;
+      bigger->uses[i].counts.accesses.store(from.accesses.load(std::memory_order_relaxed),
+                                            std::memory_order_relaxed);
+      bigger->uses[i].counts.writes.store(from.writes.load(std::memory_order_relaxed),
+                                          std::memory_order_relaxed);
     }
     bigger->count.store(count, std::memory_order_relaxed);
     bigger->previous = o;  // a reader may still be scanning the old list
     d->more_threads.store(bigger, std::memory_order_release);
     o = bigger;
   }
+  o->uses[count].counts.accesses.store(0, std::memory_order_relaxed);
+  o->uses[count].counts.writes.store(0, std::memory_order_relaxed);
   o->uses[count].tag.store(tag, std::memory_order_release);
   o->count.store(count + 1, std::memory_order_release);
-  return &o->uses[count].accesses;
+  return &o->uses[count].counts;
 }
 
 void countSite(PageDetail *d, uintptr_t pc, uint64_t n = 1) {
@@ -387,6 +392,21 @@ void setWordDetailThreshold(uint32_t writes) {
   g_word_detail_writes.store(writes, std::memory_order_relaxed);
 }
 
+PageAccessTotals pageAccessTotals(const PageDetail &d) {
+  PageAccessTotals totals;
+  forEachPageThreadCounts(const_cast<PageDetail &>(d), [&](uint32_t, PageThreadCounts &c) {
+    uint64_t writes = c.writes.load(std::memory_order_relaxed);
+    totals.writes += writes;
+    totals.reads += c.accesses.load(std::memory_order_relaxed) - writes;
+  });
+  return totals;
+}
+
+uint64_t pageReadsSinceWrite(const PageDetail &d) {
+  PageAccessTotals totals = pageAccessTotals(d);
+  return totals.writes ? d.reads_since_write.load(std::memory_order_relaxed) : totals.reads;
+}
+
 uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag) {
   uint64_t n = 0;
   forEachPageThread(d, [&](uint32_t t, uint64_t a) {
@@ -399,18 +419,19 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
                        bool is_write, bool is_remote, uintptr_t pc) {
   if (__builtin_expect(d->sole_user.load(std::memory_order_acquire) != kManyUsers, 0))
     leaveSingleUser(d);  // this path keeps every line in LineShares
-  std::atomic<uint64_t> *use = findUse(d, tag);
+  PageThreadCounts *use = findUse(d, tag);
   if (!use) use = addUse(d, tag);
-  if (use) use->fetch_add(1, std::memory_order_relaxed);
+  if (use) {
+    use->accesses.fetch_add(1, std::memory_order_relaxed);
+    if (is_write) use->writes.fetch_add(1, std::memory_order_relaxed);
+  }
 
   if (is_write) {
-    d->writes.fetch_add(1, std::memory_order_relaxed);
     if (!d->written_while_shared.load(std::memory_order_relaxed))
       d->written_while_shared.store(true, std::memory_order_relaxed);
     if (d->reads_since_write.load(std::memory_order_relaxed) != 0)
       d->reads_since_write.store(0, std::memory_order_relaxed);
-  } else {
-    d->reads.fetch_add(1, std::memory_order_relaxed);
+  } else if (d->written_while_shared.load(std::memory_order_relaxed)) {
     d->reads_since_write.fetch_add(1, std::memory_order_relaxed);
   }
 
@@ -503,17 +524,20 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
   if (!d) return;
   if (d->generation.load(std::memory_order_acquire) == s.generation) {
     if (uint64_t n = s.reads + s.writes) {
-      std::atomic<uint64_t> *use = findUse(d, tag);
+      PageThreadCounts *use = findUse(d, tag);
       if (!use) use = addUse(d, tag);
-      if (use) use->fetch_add(n, std::memory_order_relaxed);
+      if (use) {
+        use->accesses.fetch_add(n, std::memory_order_relaxed);
+        if (s.writes) use->writes.fetch_add(s.writes, std::memory_order_relaxed);
+      }
     }
-    if (s.reads) d->reads.fetch_add(s.reads, std::memory_order_relaxed);
     if (s.writes) {
-      d->writes.fetch_add(s.writes, std::memory_order_relaxed);
       // Order within the buffer is known only for this thread's own
       // accesses: reads after its last write count as reads since a write.
       d->reads_since_write.store(s.reads_after_own_write, std::memory_order_relaxed);
-    } else if (s.reads) {
+    } else if (s.reads && d->written_while_shared.load(std::memory_order_relaxed)) {
+      // (Before any write every read is one since a write: not counted
+      // here, on a line all readers would write.)
       d->reads_since_write.fetch_add(s.reads, std::memory_order_relaxed);
     }
     uint64_t remote_lines = s.remote_lines;

@@ -30,20 +30,38 @@ bool trackSharedAccess(uint32_t tag, PageDetail *d, uintptr_t addr, uint32_t siz
 // Accesses of `tag` to the page recorded so far (0 if none).
 uint64_t pageThreadAccesses(const PageDetail &d, uint32_t tag);
 
-// Visits (tag, accesses) for every thread that used the page.
+// Visits (tag, counts) for every thread listed on the page.
 template <typename F>
-void forEachPageThread(const PageDetail &d, F &&f) {
+void forEachPageThreadCounts(PageDetail &d, F &&f) {
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {
     uint32_t tag = d.thread_tags[i].load(std::memory_order_acquire);
-    if (tag) f(tag, d.threads[i].accesses.load(std::memory_order_relaxed));
+    if (tag) f(tag, d.threads[i].counts);
   }
-  if (const PageThreadOverflow *o = d.more_threads.load(std::memory_order_acquire)) {
+  if (PageThreadOverflow *o = d.more_threads.load(std::memory_order_acquire)) {
     uint32_t n = o->count.load(std::memory_order_acquire);
     for (uint32_t i = 0; i < n; ++i) {
       uint32_t tag = o->uses[i].tag.load(std::memory_order_acquire);
-      if (tag) f(tag, o->uses[i].accesses.load(std::memory_order_relaxed));
+      if (tag) f(tag, o->uses[i].counts);
     }
   }
 }
+
+// Visits (tag, accesses) for every thread that used the page.
+template <typename F>
+void forEachPageThread(const PageDetail &d, F &&f) {
+  forEachPageThreadCounts(const_cast<PageDetail &>(d), [&](uint32_t tag, PageThreadCounts &c) {
+    f(tag, c.accesses.load(std::memory_order_relaxed));
+  });
+}
+
+// The page's shared reads and writes so far (sums over its threads).
+struct PageAccessTotals {
+  uint64_t reads = 0, writes = 0;
+};
+PageAccessTotals pageAccessTotals(const PageDetail &d);
+
+// Reads since the page's last write (all of them when it was never written
+// while shared).
+uint64_t pageReadsSinceWrite(const PageDetail &d);
 
 }  // namespace numaperf

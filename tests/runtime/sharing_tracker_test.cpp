@@ -154,9 +154,9 @@ TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
     EXPECT_EQ(countSharedAccess(cache, 2, detail, base + 64 * (i % 3), lineWordMask(0, 8), false,
                                 true, 0x42),
               1u);
-  EXPECT_EQ(detail->reads.load(), 0u);  // still in the thread
+  EXPECT_EQ(pageAccessTotals(*detail).reads, 0u);  // still in the thread
   flushSharedPageCache(cache, 2);
-  EXPECT_EQ(detail->reads.load(), 10u);
+  EXPECT_EQ(pageAccessTotals(*detail).reads, 10u);
   EXPECT_EQ(pageThreadAccesses(*detail, 2), 10u);
   EXPECT_EQ(detail->lineRemote(0) + detail->lineRemote(1) + detail->lineRemote(2),
             10u);
@@ -194,7 +194,7 @@ TEST_F(SharingTest, CountsBufferedForAResetPageAreDropped) {
     countSharedAccess(cache, 2, detail, base, lineWordMask(base, 8), false, true, 0);
   fold(base, base + kPageSize);  // the object goes away; the page is reset
   flushSharedPageCache(cache, 2, true);
-  EXPECT_EQ(detail->reads.load(), 0u);
+  EXPECT_EQ(pageAccessTotals(*detail).reads, 0u);
   EXPECT_EQ(pageThreadAccesses(*detail, 2), 0u);
 }
 
