@@ -519,13 +519,30 @@ void addLinesRemote(SharedPageSlot &s, unsigned first, unsigned lines, uint64_t 
   s.remote_lines |= (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
 }
 
+void prefetchFlushTargets(const SharedPageSlot &s, PageDetail *d) {
+  unsigned i = 0;
+  for (uint64_t lines = s.remote_lines; lines && i < 4; lines &= lines - 1, ++i)
+    __builtin_prefetch(&d->line_remote[__builtin_ctzll(lines)], 1);
+  if (s.remote_lines == ~uint64_t(0)) __builtin_prefetch(&d->line_remote_even, 1);
+  if (s.remote_lines) __builtin_prefetch(&d->sites, 1);  // remote sites come with them
+}
+
 void flushSlot(SharedPageSlot &s, uint32_t tag) {
   PageDetail *d = s.page;
   if (!d) return;
   if (d->generation.load(std::memory_order_acquire) == s.generation) {
-    if (uint64_t n = s.reads + s.writes) {
-      PageThreadCounts *use = findUse(d, tag);
+    // The counters below are mostly cold (a page not flushed for a while):
+    // ask for all their lines first, so the misses overlap instead of
+    // each atomic waiting for its own.
+    PageThreadCounts *use = nullptr;
+    uint64_t n = s.reads + s.writes;
+    if (n) {
+      use = findUse(d, tag);
       if (!use) use = addUse(d, tag);
+      if (use) __builtin_prefetch(use, 1);
+    }
+    prefetchFlushTargets(s, d);
+    if (n) {
       if (use) {
         use->accesses.fetch_add(n, std::memory_order_relaxed);
         if (s.writes) use->writes.fetch_add(s.writes, std::memory_order_relaxed);
