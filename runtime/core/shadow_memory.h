@@ -187,7 +187,7 @@ struct PageDetail {
   // ends the mode (leaveSingleUser), hence atomics (relaxed loads and stores:
   // plain moves). An access the single user counts while the mode ends may
   // miss the materialised lines: at most one access per page and hand-over.
-  std::atomic<uint16_t> su_writes[kLinesPerPage] = {};   // writes per line (saturating)
+  std::atomic<uint16_t> su_writes[kLinesPerPage] = {};   // writes per line, up to word detail
   std::atomic<uint16_t> su_noted[kLinesPerPage] = {};    // words noted in the word detail
   std::atomic<uint16_t> su_written[kLinesPerPage] = {};  // ... and marked written
 };

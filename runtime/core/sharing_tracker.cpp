@@ -280,6 +280,13 @@ uint32_t claimSingleUser(PageDetail *d, uint32_t tag) {
   return tag;
 }
 
+// A single-user line's writes are counted up to the word-detail threshold
+// (they only decide when word detail starts), whatever the order of hooks.
+inline uint64_t suWritesCap() {
+  uint64_t threshold = g_word_detail_writes.load(std::memory_order_relaxed);
+  return threshold < 0xffff ? threshold : 0xffff;
+}
+
 // What the line model does for an access to a tracked line when one thread
 // holds every copy: count writes toward word detail, note words.
 inline void singleUserLine(PageDetail &d, unsigned index, uint16_t words, bool is_write,
@@ -288,12 +295,14 @@ inline void singleUserLine(PageDetail &d, unsigned index, uint16_t words, bool i
   uint64_t lines = d.su_lines.load(std::memory_order_relaxed);
   if (!(lines & bit)) d.su_lines.store(lines | bit, std::memory_order_relaxed);
   uint64_t with_words = d.su_words.load(std::memory_order_relaxed);
-  if (is_write) {
+  // Writes count only toward the word-detail threshold: not past it.
+  if (is_write && !(with_words & bit)) {
+    const uint64_t threshold = suWritesCap();
     uint64_t w = d.su_writes[index].load(std::memory_order_relaxed) +
-                 (repeat < 0xffff ? repeat : 0xffff);
-    if (w > 0xffff) w = 0xffff;
+                 (repeat < threshold ? repeat : threshold);
+    if (w > threshold) w = threshold;
     d.su_writes[index].store(uint16_t(w), std::memory_order_relaxed);
-    if (!(with_words & bit) && w >= g_word_detail_writes.load(std::memory_order_relaxed)) {
+    if (w >= g_word_detail_writes.load(std::memory_order_relaxed)) {
       with_words |= bit;
       d.su_words.store(with_words, std::memory_order_relaxed);
     }
@@ -316,12 +325,16 @@ void singleUserLines(PageDetail &d, unsigned first, unsigned lines, uint16_t wor
   uint64_t touched = d.su_lines.load(std::memory_order_relaxed);
   if ((touched & bits) != bits) d.su_lines.store(touched | bits, std::memory_order_relaxed);
   uint64_t with_words = d.su_words.load(std::memory_order_relaxed);
-  if (is_write) {
+  // Writes count only toward the word-detail threshold: lines past it are
+  // skipped (a streaming loop's second pass has none left to count).
+  if (is_write && (bits & ~with_words)) {
     const uint32_t threshold = g_word_detail_writes.load(std::memory_order_relaxed);
-    const uint64_t add = repeat < 0xffff ? repeat : 0xffff;
-    for (unsigned i = first; i < first + lines; ++i) {
+    const uint64_t cap = suWritesCap();
+    const uint64_t add = repeat < cap ? repeat : cap;
+    for (uint64_t b = bits & ~with_words; b; b &= b - 1) {
+      unsigned i = unsigned(__builtin_ctzll(b));
       uint64_t w = d.su_writes[i].load(std::memory_order_relaxed) + add;
-      if (w > 0xffff) w = 0xffff;
+      if (w > cap) w = cap;
       d.su_writes[i].store(uint16_t(w), std::memory_order_relaxed);
       if (w >= threshold) with_words |= uint64_t(1) << i;
     }
@@ -515,7 +528,9 @@ void addLinesRemote(SharedPageSlot &s, unsigned first, unsigned lines, uint64_t 
     return;
   }
   s.line_remote_bound += n;
-  for (unsigned i = first; i < first + lines; ++i) s.line_remote[i] += uint32_t(n);
+  uint32_t *counts = s.line_remote + first;  // a plain array: the loop vectorises
+  const uint32_t add = uint32_t(n);
+  for (unsigned i = 0; i < lines; ++i) counts[i] += add;
   s.remote_lines |= (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
 }
 
