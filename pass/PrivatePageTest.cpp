@@ -88,17 +88,25 @@ unsigned insertPrivatePageTests(Function &F, Instruction *PathStart) {
         C.OnPath ? PathRecord : IRB.CreateLoad(PtrTy, Record, "numaperf.fast");
     Value *Addr = IRB.CreatePtrToInt(CI->getArgOperand(0), IntPtr);
     Value *Page = IRB.CreateLShr(IRB.CreateZExtOrTrunc(Addr, I64), NUMAPERF_FAST_PAGE_SHIFT);
-    Value *Current = IRB.CreateLoad(I64, IRB.CreatePointerCast(Rec, I64Ptr), "numaperf.page");
-    Value *Hit = IRB.CreateICmpEQ(Page, Current);
-    Instruction *HitTerm = nullptr, *MissTerm = nullptr;
-    SplitBlockAndInsertIfThenElse(Hit, CI, &HitTerm, &MissTerm, LikelyHit);
-    // counts[0] (loads) at offset 8, counts[1] (stores) at 16.
-    IRBuilder<> H(HitTerm);
-    Value *Slot = H.CreateConstGEP1_64(I8, Rec, 8 * C.Kind);
-    Value *CountPtr = H.CreatePointerCast(Slot, I64Ptr);
-    Value *Count = H.CreateLoad(I64, CountPtr);
-    H.CreateStore(H.CreateAdd(Count, ConstantInt::get(I64, 1)), CountPtr);
-    CI->moveBefore(MissTerm);
+    // Way after way: on a match count inline, else (in the miss block,
+    // where the hook call is moved each time) try the next way.
+    for (unsigned Way = 0; Way < NUMAPERF_FAST_PAGE_WAYS; ++Way) {
+      IRBuilder<> W(CI);
+      const uint64_t WayOffset = sizeof(numaperf_fast_way) * Way;
+      Value *WayPtr = WayOffset ? W.CreateConstGEP1_64(I8, Rec, WayOffset) : Rec;
+      Value *PagePtr = W.CreatePointerCast(WayPtr, I64Ptr);
+      Value *Current = W.CreateLoad(I64, PagePtr, "numaperf.page");
+      Value *Hit = W.CreateICmpEQ(Page, Current);
+      Instruction *HitTerm = nullptr, *MissTerm = nullptr;
+      SplitBlockAndInsertIfThenElse(Hit, CI, &HitTerm, &MissTerm, LikelyHit);
+      // counts[0] (loads) 8 bytes into the way, counts[1] (stores) 16.
+      IRBuilder<> H(HitTerm);
+      Value *Slot = H.CreateConstGEP1_64(I8, Rec, WayOffset + 8 * C.Kind);
+      Value *CountPtr = H.CreatePointerCast(Slot, I64Ptr);
+      Value *Count = H.CreateLoad(I64, CountPtr);
+      H.CreateStore(H.CreateAdd(Count, ConstantInt::get(I64, 1)), CountPtr);
+      CI->moveBefore(MissTerm);
+    }
   }
   return unsigned(Calls.size());
 }

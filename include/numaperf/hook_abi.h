@@ -16,7 +16,7 @@
 extern "C" {
 #endif
 
-#define NUMAPERF_HOOK_ABI_VERSION 4u
+#define NUMAPERF_HOOK_ABI_VERSION 5u
 
 /* Names as strings, for the pass. */
 #define NUMAPERF_HOOK_PREFIX "__numaperf_"
@@ -55,23 +55,31 @@ void __numaperf_storeN(const void *addr, uint64_t size);
 void __numaperf_load_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
 void __numaperf_store_range(const void *addr, int64_t stride, uint64_t count, uint64_t size);
 
-/* The inline private-page test (ABI 4). Before a 1-, 2-, 4- or 8-byte
+/* The inline private-page test (ABI 5). Before a 1-, 2-, 4- or 8-byte
  * access the pass emits, instead of a bare hook call:
  *
  *   struct numaperf_fast_page *f = __numaperf_fast_page;
- *   if (((uint64_t)addr >> 12) == f->page) ++f->counts[is_store];
+ *   uint64_t page = (uint64_t)addr >> 12;
+ *   if (page == f->ways[0].page) ++f->ways[0].counts[is_store];
+ *   else if (page == f->ways[1].page) ++f->ways[1].counts[is_store];
  *   else __numaperf_loadK(addr) / __numaperf_storeK(addr);
  *
  * The runtime points each thread's `__numaperf_fast_page` at a record of its
- * own and sets `page` to the page the thread touched first and is the only
- * one to use (a private page: its accesses need counting and nothing else).
- * It takes the page back (NUMAPERF_NO_FAST_PAGE) before it counts another
- * thread's access there, and adds `counts` to the page when the thread moves
- * on. Before a thread is registered the pointer leads to a record whose page
- * never matches, so every access calls its hook. */
-struct numaperf_fast_page {
+ * own and names in its ways the (at most two) pages the thread touched first
+ * and is the only one to use (private pages: their accesses need counting
+ * and nothing else); two, so that a loop reading one array and writing
+ * another counts both inline. It takes a page back (NUMAPERF_NO_FAST_PAGE)
+ * before it counts another thread's access there, and adds a way's counts
+ * to its page when the way is given to another page. Before a thread is
+ * registered the pointer leads to a record whose pages never match, so
+ * every access calls its hook. */
+struct numaperf_fast_way {
   uint64_t page;      /* page number (address >> 12), or NUMAPERF_NO_FAST_PAGE */
   uint64_t counts[2]; /* accesses counted inline: [0] loads, [1] stores */
+};
+#define NUMAPERF_FAST_PAGE_WAYS 2
+struct numaperf_fast_page {
+  struct numaperf_fast_way ways[NUMAPERF_FAST_PAGE_WAYS];
 };
 #define NUMAPERF_NO_FAST_PAGE (~(uint64_t)0)
 #define NUMAPERF_FAST_PAGE_SHIFT 12

@@ -37,19 +37,24 @@ inline auto sampledHookTimer(ThreadState *t) {
   return SampledTimer(t->meter, [t] { return waitEpoch(*t); });
 }
 
-// The first toucher's accesses to a private page: counted in the thread
-// until it moves to another page (PageEntry::owner_reads/owner_writes). The
-// page becomes the thread's inline page, so that instrumented code counts
-// the next accesses to it without a call (fast_page.h).
+// The first toucher's accesses to a private page: counted in one of the
+// thread's inline ways until the way is given to another page
+// (PageEntry::owner_reads/owner_writes). The page becomes the way's page, so
+// that instrumented code counts the next accesses to it without a call
+// (fast_page.h); the way the hooks used less recently is the one replaced.
 inline void countPrivateAccess(ThreadState *t, PageEntry *e, uintptr_t addr, bool is_write,
                                uint64_t n) {
-  if (__builtin_expect(t->fast.entry != e, 0)) {
-    flushThreadPrivateCounts(*t);
-    t->fast.entry = e;
+  FastPageState &f = t->fast;
+  unsigned way = f.entry[0] == e ? 0 : 1;
+  if (__builtin_expect(f.entry[way] != e, 0)) {
+    way = f.recent ^ 1;
+    flushFastWay(*t, way);
+    f.entry[way] = e;
   }
+  f.recent = way;
   uint64_t page = fastPageNumber(addr);
-  if (__builtin_expect(t->fast.abi.page != page, 0)) publishFastPage(*t, e, page);
-  t->fast.abi.counts[is_write] += n;
+  if (__builtin_expect(f.abi.ways[way].page != page, 0)) publishFastPage(*t, way, e, page);
+  f.abi.ways[way].counts[is_write] += n;
 }
 
 // Counts `n` accesses in a row (n > 1 only for range hooks) to the words

@@ -6,15 +6,12 @@
 
 namespace numaperf {
 
-numaperf_fast_page g_no_fast_page = {NUMAPERF_NO_FAST_PAGE, {0, 0}};
+numaperf_fast_page g_no_fast_page = {
+    {{NUMAPERF_NO_FAST_PAGE, {0, 0}}, {NUMAPERF_NO_FAST_PAGE, {0, 0}}}};
 
 namespace {
 
-uint64_t loadPage(const numaperf_fast_page &f) {
-  return __atomic_load_n(&f.page, __ATOMIC_RELAXED);
-}
-
-void storePage(numaperf_fast_page &f, uint64_t page) {
+void storePage(numaperf_fast_way &f, uint64_t page) {
   __atomic_store_n(&f.page, page, __ATOMIC_RELAXED);
 }
 
@@ -30,27 +27,31 @@ void bindFastPage(ThreadState &t) { __numaperf_fast_page = &t.fast.abi; }
 
 void unbindFastPage() { __numaperf_fast_page = &g_no_fast_page; }
 
-void publishFastPage(ThreadState &t, PageEntry *e, uint64_t page) {
-  storePage(t.fast.abi, page);
+void publishFastPage(ThreadState &t, unsigned way, PageEntry *e, uint64_t page) {
+  numaperf_fast_way &w = t.fast.abi.ways[way];
+  storePage(w, page);
   std::atomic_thread_fence(std::memory_order_seq_cst);
-  if (!stillPrivate(t, e)) storePage(t.fast.abi, NUMAPERF_NO_FAST_PAGE);
+  if (!stillPrivate(t, e)) storePage(w, NUMAPERF_NO_FAST_PAGE);
 }
 
 void dropFastPage(uint32_t owner_tag, uintptr_t addr) {
   if (owner_tag == 0 || owner_tag == kManyUsers) return;
   ThreadState *o = threadRegistry().byIndex(owner_tag - 1);
   if (!o) return;
-  uint64_t page = fastPageNumber(addr);
-  // Compare-exchange: the owner may have moved to another page meanwhile.
-  __atomic_compare_exchange_n(&o->fast.abi.page, &page, NUMAPERF_NO_FAST_PAGE, false,
-                              __ATOMIC_RELAXED, __ATOMIC_RELAXED);
+  for (numaperf_fast_way &w : o->fast.abi.ways) {
+    uint64_t page = fastPageNumber(addr);
+    // Compare-exchange: the owner may have moved to another page meanwhile.
+    __atomic_compare_exchange_n(&w.page, &page, NUMAPERF_NO_FAST_PAGE, false, __ATOMIC_RELAXED,
+                                __ATOMIC_RELAXED);
+  }
 }
 
-void flushThreadPrivateCounts(ThreadState &t) {
-  PageEntry *e = t.fast.entry;
+void flushFastWay(ThreadState &t, unsigned way) {
+  PageEntry *e = t.fast.entry[way];
   if (!e) return;
-  uint64_t reads = t.fast.abi.counts[0], writes = t.fast.abi.counts[1];
-  t.fast.abi.counts[0] = t.fast.abi.counts[1] = 0;
+  numaperf_fast_way &w = t.fast.abi.ways[way];
+  uint64_t reads = w.counts[0], writes = w.counts[1];
+  w.counts[0] = w.counts[1] = 0;
   // Only the owner adds to these counts: a plain read-modify-write will do.
   if (reads)
     e->owner_reads.store(e->owner_reads.load(std::memory_order_relaxed) + reads,
@@ -59,6 +60,10 @@ void flushThreadPrivateCounts(ThreadState &t) {
     e->owner_writes.store(e->owner_writes.load(std::memory_order_relaxed) + writes,
                           std::memory_order_relaxed);
   t.accesses += reads + writes;
+}
+
+void flushThreadPrivateCounts(ThreadState &t) {
+  for (unsigned way = 0; way < kFastPageWays; ++way) flushFastWay(t, way);
 }
 
 }  // namespace numaperf

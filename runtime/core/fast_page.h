@@ -22,9 +22,15 @@ namespace numaperf {
 
 struct ThreadState;
 
+constexpr unsigned kFastPageWays = NUMAPERF_FAST_PAGE_WAYS;
+static_assert(kFastPageWays == 2, "the replacement below picks the other of two ways");
+
 struct FastPageState {
-  numaperf_fast_page abi = {NUMAPERF_NO_FAST_PAGE, {0, 0}};
-  PageEntry *entry = nullptr;  // where abi.counts belong (owner_reads/writes)
+  numaperf_fast_page abi = {{{NUMAPERF_NO_FAST_PAGE, {0, 0}}, {NUMAPERF_NO_FAST_PAGE, {0, 0}}}};
+  // Where each way's counts belong (owner_reads/writes); set while the way
+  // is given to a page, also when publishing it failed.
+  PageEntry *entry[kFastPageWays] = {};
+  unsigned recent = 0;  // the way the hooks used last: the other is replaced next
 };
 
 inline uint64_t fastPageNumber(uintptr_t addr) { return uint64_t(addr) >> NUMAPERF_FAST_PAGE_SHIFT; }
@@ -40,16 +46,19 @@ extern numaperf_fast_page g_no_fast_page;
 void bindFastPage(ThreadState &t);
 void unbindFastPage();
 
-// Makes the page of `e` the thread's inline page (the caller found it
-// private), unless it stopped being private meanwhile.
-void publishFastPage(ThreadState &t, PageEntry *e, uint64_t page);
+// Makes the page of `e` the page of the thread's inline way `way` (the
+// caller found it private), unless it stopped being private meanwhile.
+void publishFastPage(ThreadState &t, unsigned way, PageEntry *e, uint64_t page);
+
+// Adds the counts of one way (inline and from hooks) to its page entry and
+// to the thread's access total.
+void flushFastWay(ThreadState &t, unsigned way);
 
 // After the caller made the page at `addr` shared or forgot it (and fenced):
-// the first toucher `owner_tag` must no longer count it inline.
+// the first toucher `owner_tag` must no longer count it inline (in any way).
 void dropFastPage(uint32_t owner_tag, uintptr_t addr);
 
-// Adds the counts buffered for the thread's private page (inline and from
-// hooks) to the page entry and to the thread's access total.
+// flushFastWay for every way.
 void flushThreadPrivateCounts(ThreadState &t);
 
 }  // namespace numaperf

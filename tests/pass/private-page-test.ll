@@ -1,10 +1,11 @@
-; The inline private-page test (hook_abi.h, docs/overhead.md): each 1- to
-; 8-byte hook call sits behind a compare of the access's page with the page
-; in the thread's numaperf_fast_page record, loaded once where the
-; instrumented path starts; a match adds one to the record's load count
-; (offset 8) or store count (offset 16) instead of calling. Wider and
-; variable-size accesses and range hooks keep a plain call. The hook
-; counters still count every access (they are added before the split).
+; The inline private-page test (hook_abi.h, docs/hook-abi.md): each 1- to
+; 8-byte hook call sits behind compares of the access's page with the pages
+; of the two ways of the thread's numaperf_fast_page record, loaded once
+; where the instrumented path starts; a match adds one to that way's load
+; count (8 bytes into the way) or store count (16) instead of calling; ways
+; are 24 bytes apart. Wider and variable-size accesses and range hooks keep
+; a plain call. The hook counters still count every access (they are added
+; before the split).
 ; RUN: %opt -load-pass-plugin=%plugin -passes=numaperf,verify -S %s | FileCheck %s
 ; RUN: %opt -load=%plugin -load-pass-plugin=%plugin -numaperf-private-page-test=0 -passes=numaperf -S %s | FileCheck %s --check-prefix=OFF
 
@@ -26,11 +27,22 @@ define i64 @rw(ptr %p, ptr %q) {
 ; CHECK-NEXT: [[N1:%.*]] = add i64 [[N]], 1
 ; CHECK-NEXT: store i64 [[N1]], ptr [[SLOT]]
 ; CHECK: [[SLOW]]:
+; CHECK-NEXT: [[W1:%.*]] = getelementptr i8, ptr %numaperf.fast, i64 24
+; CHECK-NEXT: [[CUR1:%.*]] = load i64, ptr [[W1]]
+; CHECK-NEXT: [[HIT1:%.*]] = icmp eq i64 [[PG]], [[CUR1]]
+; CHECK-NEXT: br i1 [[HIT1]], label %[[FAST1:.*]], label %[[SLOW1:.*]], !prof [[W]]
+; CHECK: [[FAST1]]:
+; CHECK-NEXT: [[SLOT1:%.*]] = getelementptr i8, ptr %numaperf.fast, i64 32
+; CHECK-NEXT: [[M:%.*]] = load i64, ptr [[SLOT1]]
+; CHECK-NEXT: [[M1:%.*]] = add i64 [[M]], 1
+; CHECK-NEXT: store i64 [[M1]], ptr [[SLOT1]]
+; CHECK: [[SLOW1]]:
 ; CHECK-NEXT: call void @__numaperf_load8(ptr %p)
 ; CHECK: load i64, ptr %p
-; The store: counts[1] at offset 16.
+; The store: counts[1] 16 bytes into each way (16, 40).
 ; CHECK: lshr i64 {{%.*}}, 12
 ; CHECK: getelementptr i8, ptr %numaperf.fast, i64 16
+; CHECK: getelementptr i8, ptr %numaperf.fast, i64 40
 ; CHECK: call void @__numaperf_store4(ptr %q)
 ; CHECK: store i32 7, ptr %q
 ; OFF-LABEL: define i64 @rw(

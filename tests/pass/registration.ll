@@ -50,7 +50,7 @@ $inl = comdat any
 
 ; Internal, no comdat (the attribute group is directly followed by the body).
 ; CHECK-LABEL: define internal void @__numaperf.module_ctor() #{{[0-9]+}} {
-; CHECK-NEXT:  call void @__numaperf_register_module(i32 4, ptr @__numaperf.globals, i64 4)
+; CHECK-NEXT:  call void @__numaperf_register_module(i32 5, ptr @__numaperf.globals, i64 4)
 ; CHECK-NEXT:  ret void
 
 ; CHECK-LABEL: define internal void @__numaperf.module_dtor() #{{[0-9]+}} {
