@@ -56,11 +56,29 @@ struct SharedPageSlot {
 // Enough for the pages a loop nest streams through at once (a 5-point
 // stencil over rows of several pages revisits a page after ~20 others).
 constexpr unsigned kSharedPageSlots = 32;
+// A thread that keeps coming back to more pages than that (a matrix
+// multiply reads a block of hundreds of pages of B for every row of A)
+// switches to this many, when a directory of the pages such a cache would
+// hold shows that it would turn most misses into hits. Threads reading at
+// random over more pages still do not (a bigger array of slots would only
+// add its own misses), and the number of large caches is capped.
+constexpr unsigned kLargeSharedPageSlots = 512;
+constexpr unsigned kMaxLargeSharedPageCaches = 64;
 
 struct SharedPageCache {
-  SharedPageSlot *slots = nullptr;  // kSharedPageSlots, allocated on first use
-  uint8_t lru[kSharedPageSlots / 2] = {};  // per two-way set: the way to replace next
+  SharedPageSlot *slots = nullptr;  // allocated on first use (sharedPageSlotCount says how many)
+  unsigned set_mask = 0;            // two-way sets - 1
+  uint8_t lru[kLargeSharedPageSlots / 2] = {};  // per two-way set: the way to replace next
+  // While the cache is small: the page each slot of a direct-mapped cache
+  // of the large size would hold, and this window's misses and would-be
+  // hits.
+  const PageDetail **large_tags = nullptr;
+  uint32_t window_misses = 0;
+  uint32_t window_would_hit = 0;
 };
+
+// Slots in the array `slots` (0 for nullptr).
+unsigned sharedPageSlotCount(const SharedPageSlot *slots);
 
 // Counts `repeat` accesses in a row by thread `tag` to the words `words`
 // (lineWordMask) of the line at `addr` of the shared page `d`, through the

@@ -597,46 +597,113 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
 // Slot arrays of exited threads, reused by new ones. They are never given
 // back to the system, so the report can flush a running thread's cache
 // without racing with its exit (thread churn costs no more memory than the
-// most threads alive at once).
+// most threads alive at once). An array is preceded by a header that says
+// how many slots it has; a small one is followed by the tags of the large
+// cache it stands in for.
+struct SlotArrayHeader {
+  uint32_t count;
+};
+constexpr size_t kSlotHeaderBytes = 64;  // keeps the slots cache-line aligned
+static_assert(sizeof(SlotArrayHeader) <= kSlotHeaderBytes, "");
+
 struct SlotPool {
   SpinLock lock;
   struct Free {
     Free *next;
-  } *head = nullptr;
+  } *small = nullptr, *large = nullptr;
+  unsigned large_made = 0;
 };
 SlotPool g_slot_pool;
 
-SharedPageSlot *takeSlots() {
+const PageDetail **largeTagsOf(SharedPageSlot *slots) {
+  return reinterpret_cast<const PageDetail **>(slots + kSharedPageSlots);
+}
+
+size_t slotArrayBytes(unsigned count) {
+  size_t tags = count == kSharedPageSlots ? kLargeSharedPageSlots * sizeof(PageDetail *) : 0;
+  return kSlotHeaderBytes + count * sizeof(SharedPageSlot) + tags;
+}
+
+// A fresh array of `count` slots (kSharedPageSlots or kLargeSharedPageSlots),
+// or nullptr.
+SharedPageSlot *takeSlots(unsigned count) {
+  const bool large = count == kLargeSharedPageSlots;
   void *mem = nullptr;
   {
     SpinLockGuard guard(g_slot_pool.lock);
-    if (SlotPool::Free *f = g_slot_pool.head) {
-      g_slot_pool.head = f->next;
+    SlotPool::Free *&head = large ? g_slot_pool.large : g_slot_pool.small;
+    if (SlotPool::Free *f = head) {
+      head = f->next;
       mem = f;
+    } else if (large) {
+      if (g_slot_pool.large_made == kMaxLargeSharedPageCaches) return nullptr;
+      ++g_slot_pool.large_made;
     }
   }
-  if (!mem) mem = internalAlloc(sizeof(SharedPageSlot) * kSharedPageSlots);
-  if (!mem) return nullptr;
-  auto *slots = static_cast<SharedPageSlot *>(mem);
-  for (unsigned i = 0; i < kSharedPageSlots; ++i) new (&slots[i]) SharedPageSlot();
+  if (!mem) mem = internalAlloc(slotArrayBytes(count));
+  if (!mem) {
+    if (large) {
+      SpinLockGuard guard(g_slot_pool.lock);
+      --g_slot_pool.large_made;
+    }
+    return nullptr;
+  }
+  static_cast<SlotArrayHeader *>(mem)->count = count;
+  auto *slots = reinterpret_cast<SharedPageSlot *>(static_cast<char *>(mem) + kSlotHeaderBytes);
+  for (unsigned i = 0; i < count; ++i) new (&slots[i]) SharedPageSlot();
+  if (!large) memset(largeTagsOf(slots), 0, kLargeSharedPageSlots * sizeof(PageDetail *));
   return slots;
 }
 
 void giveBackSlots(SharedPageSlot *slots) {
-  auto *f = reinterpret_cast<SlotPool::Free *>(slots);
+  const bool large = sharedPageSlotCount(slots) == kLargeSharedPageSlots;
+  auto *f = reinterpret_cast<SlotPool::Free *>(reinterpret_cast<char *>(slots) - kSlotHeaderBytes);
   SpinLockGuard guard(g_slot_pool.lock);
-  f->next = g_slot_pool.head;
-  g_slot_pool.head = f;
+  SlotPool::Free *&head = large ? g_slot_pool.large : g_slot_pool.small;
+  f->next = head;
+  head = f;
+}
+
+void useSlots(SharedPageCache &c, SharedPageSlot *slots) {
+  const unsigned count = sharedPageSlotCount(slots);
+  c.slots = slots;
+  c.set_mask = count / 2 - 1;
+  for (uint8_t &bit : c.lru) bit = 0;
+  c.large_tags = count == kSharedPageSlots ? largeTagsOf(slots) : nullptr;
+  c.window_misses = c.window_would_hit = 0;
+}
+
+// A miss of the small cache: would a large one have hit? After a window of
+// misses most of which it would have turned into hits, switch to one.
+// Returns whether the cache changed.
+bool considerGrowing(SharedPageCache &c, uint32_t tag, const PageDetail *d) {
+  constexpr uint32_t kWindow = 4096;
+  const PageDetail *&seen =
+      c.large_tags[(reinterpret_cast<uintptr_t>(d) >> 11) % kLargeSharedPageSlots];
+  if (seen == d)
+    ++c.window_would_hit;
+  else
+    seen = d;
+  if (++c.window_misses < kWindow) return false;
+  const bool grow = c.window_would_hit > kWindow / 2;
+  c.window_misses = c.window_would_hit = 0;
+  if (!grow) return false;
+  SharedPageSlot *large = takeSlots(kLargeSharedPageSlots);
+  if (!large) return false;
+  flushSharedPageCache(c, tag, true);
+  useSlots(c, large);
+  return true;
 }
 
 SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
   if (__builtin_expect(c.slots == nullptr, 0)) {
-    c.slots = takeSlots();
-    if (!c.slots) return nullptr;
+    SharedPageSlot *slots = takeSlots(kSharedPageSlots);
+    if (!slots) return nullptr;
+    useSlots(c, slots);
   }
   // Two-way set associative on the detail's address (details are 2 KiB
   // blocks of the internal allocator, so neighbours land in different sets).
-  unsigned set = unsigned((reinterpret_cast<uintptr_t>(d) >> 11) % (kSharedPageSlots / 2));
+  unsigned set = unsigned(reinterpret_cast<uintptr_t>(d) >> 11) & c.set_mask;
   SharedPageSlot *way = &c.slots[2 * set];
   SharedPageSlot *s;
   if (way[0].page == d) {
@@ -646,6 +713,8 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
     s = &way[1];
     c.lru[set] = 0;
   } else {
+    if (__builtin_expect(c.large_tags != nullptr, 0) && considerGrowing(c, tag, d))
+      return slotFor(c, tag, d);
     s = &way[c.lru[set]];
     c.lru[set] ^= 1;
     flushSlot(*s, tag);
@@ -837,14 +906,24 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
 void sharedPageCacheLockAll() { g_slot_pool.lock.lock(); }
 void sharedPageCacheUnlockAll() { g_slot_pool.lock.unlock(); }
 
+unsigned sharedPageSlotCount(const SharedPageSlot *slots) {
+  if (!slots) return 0;
+  return reinterpret_cast<const SlotArrayHeader *>(reinterpret_cast<const char *>(slots) -
+                                                   kSlotHeaderBytes)
+      ->count;
+}
+
 void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release) {
-  if (!cache.slots) return;
-  for (unsigned i = 0; i < kSharedPageSlots; ++i) flushSlot(cache.slots[i], tag);
+  // Read once: at report time another thread's cache may be growing (its
+  // arrays are never unmapped, and each says how many slots it has).
+  SharedPageSlot *slots = cache.slots;
+  if (!slots) return;
+  const unsigned count = sharedPageSlotCount(slots);
+  for (unsigned i = 0; i < count; ++i) flushSlot(slots[i], tag);
   if (release) {
-    SharedPageSlot *slots = cache.slots;
     cache.slots = nullptr;
+    cache.large_tags = nullptr;
     giveBackSlots(slots);
-    for (uint8_t &bit : cache.lru) bit = 0;
   }
 }
 

@@ -400,3 +400,51 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
   EXPECT_EQ(got.shared_reads, want.shared_reads);
   EXPECT_EQ(got.shared_writes, want.shared_writes);
 }
+
+// A thread that loops over more shared pages than the small cache holds
+// (but fewer than the large one does) switches to the large cache, and no
+// count is lost on the way; one that reads at random over many more pages
+// keeps the small one.
+TEST_F(SharingTest, CacheGrowsOnlyWhenALargerOneWouldHit) {
+  auto pagesOf = [](std::vector<char> &mem, unsigned pages, std::vector<PageDetail *> *details) {
+    uintptr_t first = (reinterpret_cast<uintptr_t>(mem.data()) + kPageSize - 1) & ~(kPageSize - 1);
+    for (unsigned i = 0; i < pages; ++i)
+      details->push_back(shadowMemory().detailFor(shadowMemory().entryFor(first + i * kPageSize)));
+    return first;
+  };
+  constexpr unsigned kLoopPages = 200, kRounds = 40;
+  std::vector<char> loop_mem((kLoopPages + 1) * kPageSize);
+  std::vector<PageDetail *> loop;
+  const uintptr_t loop_base = pagesOf(loop_mem, kLoopPages, &loop);
+  for (PageDetail *d : loop) ASSERT_NE(d, nullptr);
+  SharedPageCache looping;
+  for (unsigned r = 0; r < kRounds; ++r)
+    for (unsigned i = 0; i < kLoopPages; ++i)
+      countSharedAccess(looping, 2, loop[i], loop_base + i * kPageSize, lineWordMask(0, 8), false,
+                        true, 0);
+  EXPECT_EQ(sharedPageSlotCount(looping.slots), kLargeSharedPageSlots);
+  flushSharedPageCache(looping, 2, true);
+  uint64_t reads = 0;
+  for (PageDetail *d : loop) reads += pageAccessTotals(*d).reads;
+  EXPECT_EQ(reads, uint64_t(kLoopPages) * kRounds);
+
+  constexpr unsigned kRandomPages = 2048;
+  std::vector<char> random_mem((kRandomPages + 1) * kPageSize);
+  std::vector<PageDetail *> scattered;
+  const uintptr_t random_base = pagesOf(random_mem, kRandomPages, &scattered);
+  for (PageDetail *d : scattered) ASSERT_NE(d, nullptr);
+  SharedPageCache random;
+  uint64_t seed = 7;
+  for (unsigned k = 0; k < 40000; ++k) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    unsigned i = unsigned((seed >> 33) % kRandomPages);
+    countSharedAccess(random, 2, scattered[i], random_base + i * kPageSize, lineWordMask(0, 8),
+                      false, true, 0);
+  }
+  EXPECT_EQ(sharedPageSlotCount(random.slots), kSharedPageSlots);
+  flushSharedPageCache(random, 2, true);
+
+  ObjectProfile drop;  // leave the shadow clean
+  takeObjectProfile(loop_base, loop_base + kLoopPages * kPageSize, true, &drop);
+  takeObjectProfile(random_base, random_base + kRandomPages * kPageSize, true, &drop);
+}
