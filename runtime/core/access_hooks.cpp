@@ -200,14 +200,15 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         continue;
       }
       if (shared && owner != 0) {
-        // A shared page this thread alone uses, or reads of a page nobody
-        // writes while shared: all its elements at once.
-        uint64_t accesses = 0;
+        // A shared page: all its elements at once (in runs of lines when
+        // the thread alone uses it or nobody writes it while shared).
+        uint64_t accesses = 0, remote = 0;
         uint64_t k = countRangeInSharedPage(t->page_cache, t->owner_tag, d, at, step, count - i,
-                                            size, is_write, owner != t->owner_tag, pc, &accesses);
+                                            size, is_write, owner != t->owner_tag, pc, &accesses,
+                                            &remote);
         if (k) {
           t->accesses += accesses;
-          if (owner != t->owner_tag) t->remote_accesses += accesses;
+          t->remote_accesses += remote;
           i += k;
           continue;
         }

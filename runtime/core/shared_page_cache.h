@@ -92,15 +92,19 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
 
 // For a range hook: counts, in one go, the elements of a strided range that
 // lie in the shared page `d` (at most `count`, starting at `at`; an element
-// crossing two lines of the page is one access to each) when `tag` is the
-// page's single user (PageDetail::sole_user), or when they are reads of a
-// page several threads use that was never written while shared. Returns how
-// many elements it took (0: neither case, or nothing fits; the caller then
-// counts line by line) and sets `accesses` to the accesses they make. All of
-// them are predicted remote when `is_remote`.
+// crossing two lines of the page is one access to each). When `tag` is the
+// page's single user (PageDetail::sole_user), or they are reads of a page
+// several threads use that was never written while shared, whole runs of
+// lines at a time; otherwise line by line through the line model, as the
+// per-line path would, with one slot lookup for the page. Returns how many
+// elements it took (0: none fit, or no memory for the cache; the caller then
+// counts line by line) and sets `accesses` to the accesses they make and
+// `remote` to those predicted remote (all of them when `is_remote`, unless
+// the line model finds hits on lines threads fight over).
 uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
                                 uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                                bool is_remote, uintptr_t pc, uint64_t *accesses);
+                                bool is_remote, uintptr_t pc, uint64_t *accesses,
+                                uint64_t *remote);
 
 // Adds every buffered count to its page. `release` also gives the slots back
 // for another thread (thread exit). Only the owning thread may call this,

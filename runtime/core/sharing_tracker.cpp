@@ -733,6 +733,12 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
 
 }  // namespace
 
+namespace {
+uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
+                         uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
+                         uint64_t repeat);
+}  // namespace
+
 uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
                            uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
                            uint64_t repeat) {
@@ -748,7 +754,18 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
     return counted;
   }
   countInSlot(*s, d, is_write, repeat);
-  unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
+  return countLineInSlot(*s, tag, d, unsigned((addr >> kLineShift) % kLinesPerPage), words,
+                         is_write, is_remote, pc, repeat);
+}
+
+namespace {
+
+// countSharedAccess once the accesses are counted in the slot `s` of `d`:
+// the line model for line `index`.
+uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
+                         uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
+                         uint64_t repeat) {
+  SharedPageSlot *s = &slot;
   uint64_t bit = uint64_t(1) << index;
   uint64_t counted = is_remote ? repeat : 0;
   uint32_t user = d->sole_user.load(std::memory_order_acquire);
@@ -802,20 +819,82 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
   return counted;
 }
 
+// A strided range's elements in a page several threads use and write:
+// line by line through the model, as the per-line hooks would count them,
+// but with one slot lookup for the page. Sets `accesses` and `remote`;
+// returns the elements taken.
+uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, uintptr_t at,
+                              uint64_t step, uint64_t count, uint64_t size, bool is_write,
+                              bool is_remote, uintptr_t pc, uint64_t *accesses,
+                              uint64_t *remote) {
+  if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))
+    d->written_while_shared.store(true, std::memory_order_relaxed);
+  const uintptr_t page_end = (at | (kPageSize - 1)) + 1;
+  uint64_t done = 0, total = 0, counted = 0;
+  uintptr_t a = at;
+  unsigned index = unsigned((a >> kLineShift) % kLinesPerPage);
+  uint16_t words = 0;
+  uint64_t n = 0;  // accesses to line `index` so far
+  auto closeLine = [&]() {
+    if (!n) return;
+    counted += countLineInSlot(s, tag, d, index, words, is_write, is_remote, pc, n);
+    total += n;
+    words = 0;
+    n = 0;
+  };
+  while (done < count && a + size <= page_end) {
+    unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
+    if (line != index) {
+      closeLine();
+      index = line;
+    }
+    uintptr_t offset = a & (kLineSize - 1);
+    if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
+      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
+      ++n;
+    } else {
+      // Crosses into the next line (same page): one access to each.
+      words |= lineWordMask(a, uint32_t(kLineSize - offset));
+      ++n;
+      closeLine();
+      index = line + 1;
+      words = lineWordMask(0, uint32_t(offset + size - kLineSize));
+      n = 1;
+    }
+    ++done;
+    a += step;
+  }
+  closeLine();
+  countInSlot(s, d, is_write, total);
+  *accesses = total;
+  *remote = counted;
+  return done;
+}
+
+}  // namespace
+
 uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
                                 uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                                bool is_remote, uintptr_t pc, uint64_t *accesses) {
-  *accesses = 0;
+                                bool is_remote, uintptr_t pc, uint64_t *accesses,
+                                uint64_t *remote) {
+  *accesses = *remote = 0;
   if (size > kLineSize) return 0;
-  const uint32_t user = d->sole_user.load(std::memory_order_acquire);
+  uint32_t user = d->sole_user.load(std::memory_order_acquire);
+  // As countSharedAccess would at the first element: the first thread since
+  // the page became shared takes it over.
+  if (user == 0) user = claimSingleUser(d, tag);
   // Reads of a page several threads use that nobody wrote while shared:
   // no line keeps holders, so each access only counts (as remote when the
   // thread is not the first toucher), exactly as in countSharedAccess.
   const bool read_only_shared = user == kManyUsers && !is_write &&
                                 !d->written_while_shared.load(std::memory_order_relaxed);
-  if (user != tag && !read_only_shared) return 0;
   SharedPageSlot *s = slotFor(cache, tag, d);
   if (!s) return 0;
+  if (user != tag && !read_only_shared) {
+    if (user != kManyUsers) leaveSingleUser(d);  // another thread's single-user page
+    return countRangeLineByLine(*s, tag, d, at, step, count, size, is_write, is_remote, pc,
+                                accesses, remote);
+  }
   if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))
     d->written_while_shared.store(true, std::memory_order_relaxed);
   const bool tracked = d->written_while_shared.load(std::memory_order_relaxed);
@@ -900,6 +979,7 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
   countInSlot(*s, d, is_write, total);
   if (is_remote && pc && total) bufferSite(*s, pc, total);
   *accesses = total;
+  *remote = is_remote ? total : 0;
   return done;
 }
 

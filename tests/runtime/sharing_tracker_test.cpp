@@ -311,20 +311,20 @@ TEST_F(SharingTest, LaterRangesNoteTheirWordsOnSingleUserLines) {
   SharedPageCache cache;
   const uint32_t tag = 2;
   countSharedAccess(cache, tag, detail, base, lineWordMask(0, 4), true, true, 0x1);
-  uint64_t accesses = 0;
+  uint64_t accesses = 0, remote = 0;
   const uint64_t count = kPageSize / 8 - 8;  // every line but the last
   ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base, 8, count, 4, true, true, 0x40,
-                                   &accesses),
+                                   &accesses, &remote),
             count);
   EXPECT_EQ(detail->su_noted[3].load(), 0x5555u);
   EXPECT_EQ(detail->su_written[3].load(), 0x5555u);
   ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, false, true, 0x40,
-                                   &accesses),
+                                   &accesses, &remote),
             count);
   EXPECT_EQ(detail->su_noted[3].load(), 0xffffu);
   EXPECT_EQ(detail->su_written[3].load(), 0x5555u);  // the second pass read
   ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, true, true, 0x40,
-                                   &accesses),
+                                   &accesses, &remote),
             count);
   for (unsigned l = 0; l + 1 < kLinesPerPage; ++l) {
     EXPECT_EQ(detail->su_noted[l].load(), 0xffffu) << "line " << l;
@@ -357,8 +357,10 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
     const uint64_t count = 1 + next(2 * kPageSize / step);
     const bool write = next(3) == 0;
     uint64_t accesses = 0;
+    uint64_t remote = 0;
     uint64_t taken = countRangeInSharedPage(ranges, tag, dr, base + start, step, count, size,
-                                            write, true, 0x40, &accesses);
+                                            write, true, 0x40, &accesses, &remote);
+    EXPECT_EQ(remote, accesses);  // a single-user page: every access is remote
     ASSERT_GT(taken, 0u) << "step " << step << " size " << size << " at " << start;
     by_range += accesses;
     for (uint64_t k = 0; k < taken; ++k) {
@@ -447,4 +449,77 @@ TEST_F(SharingTest, CacheGrowsOnlyWhenALargerOneWouldHit) {
   ObjectProfile drop;  // leave the shadow clean
   takeObjectProfile(loop_base, loop_base + kLoopPages * kPageSize, true, &drop);
   takeObjectProfile(random_base, random_base + kRandomPages * kPageSize, true, &drop);
+}
+
+// On a page several threads use and write, a range hook goes line by line
+// through the line model, as the per-line path does (the elements that
+// start and end in a line as one access of their words, repeated): the
+// same remote counts, invalidations and word classification, with another
+// thread's accesses interleaved between the ranges.
+TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
+  const uintptr_t other = base + 2 * kPageSize;
+  PageDetail *dr = detail;  // by range hooks
+  PageDetail *de = shadowMemory().detailFor(shadowMemory().entryFor(other));  // line by line
+  ASSERT_NE(de, nullptr);
+  SharedPageCache ranges, lines, third_r, third_e;
+  const uint32_t tag = 2, third = 3;
+  uint64_t seed = 5;
+  auto next = [&seed](uint64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return (seed >> 33) % n;
+  };
+  // Both threads write both pages: they leave single-user mode.
+  for (uint32_t t : {tag, third}) {
+    countSharedAccess(t == tag ? ranges : third_r, t, dr, base, lineWordMask(0, 8), true, true, 0);
+    countSharedAccess(t == tag ? lines : third_e, t, de, other, lineWordMask(0, 8), true, true, 0);
+  }
+  ASSERT_EQ(dr->sole_user.load(), kManyUsers);
+  uint64_t by_range = 0, by_line = 0, remote_range = 0, remote_line = 0;
+  for (int i = 0; i < 300; ++i) {
+    const uint64_t step = uint64_t(4) << next(5);  // 4 .. 64
+    uint64_t size = uint64_t(1) << next(4);        // 1 .. 8
+    if (size > step) size = step;
+    const uintptr_t start = next(kPageSize - size);
+    const uint64_t count = 1 + next(kPageSize / step);
+    const bool write = next(3) == 0;
+    uint64_t accesses = 0, remote = 0;
+    const uint64_t taken = countRangeInSharedPage(ranges, tag, dr, base + start, step, count, size,
+                                                  write, true, 0x40, &accesses, &remote);
+    ASSERT_GT(taken, 0u);
+    by_range += accesses;
+    remote_range += remote;
+    // The same elements, line by line (elements no wider than a word pair:
+    // one access each, to the line they start in).
+    uint64_t k = 0;
+    while (k < taken) {
+      const uintptr_t at = other + start + k * step;
+      const uintptr_t line = at & ~(kLineSize - 1);
+      uint16_t words = 0;
+      uint64_t n = 0;
+      for (; k < taken && ((other + start + k * step) & ~(kLineSize - 1)) == line; ++k, ++n)
+        words |= lineWordMask(other + start + k * step, uint32_t(size));
+      remote_line += countSharedAccess(lines, tag, de, at, words, write, true, 0x40, n);
+      by_line += n;
+    }
+    // The other thread writes a random word of each page in between.
+    const uintptr_t w = next(kPageSize / 8) * 8;
+    countSharedAccess(third_r, third, dr, base + w, lineWordMask(w, 8), true, true, 0x50);
+    countSharedAccess(third_e, third, de, other + w, lineWordMask(w, 8), true, true, 0x50);
+  }
+  EXPECT_EQ(by_range, by_line);
+  EXPECT_EQ(remote_range, remote_line);
+  EXPECT_LT(remote_range, by_range);  // some were hits on contended lines
+  for (SharedPageCache *c : {&ranges, &lines}) flushSharedPageCache(*c, tag, true);
+  for (SharedPageCache *c : {&third_r, &third_e}) flushSharedPageCache(*c, third, true);
+  for (unsigned l = 0; l < kLinesPerPage; ++l)
+    EXPECT_EQ(dr->lineRemote(l), de->lineRemote(l)) << "line " << l;
+  ObjectProfile want = fold(other, other + kPageSize);
+  ObjectProfile got = fold(base, base + kPageSize);
+  EXPECT_GT(want.invalidations, 100u);
+  EXPECT_EQ(got.invalidations, want.invalidations);
+  EXPECT_EQ(got.invalidations_true, want.invalidations_true);
+  EXPECT_EQ(got.invalidations_false, want.invalidations_false);
+  EXPECT_EQ(got.remote, want.remote);
+  EXPECT_EQ(got.shared_reads, want.shared_reads);
+  EXPECT_EQ(got.shared_writes, want.shared_writes);
 }
