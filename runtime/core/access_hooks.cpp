@@ -172,9 +172,18 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
   // the model: walk it upwards.
   uintptr_t base = stride < 0 ? a - span : a;
   uint64_t i = 0;
+  // The part of an element that a shared page's count left for the next
+  // page (countRangeInSharedPage): one access to that page's first line.
+  uint16_t lead = 0;
+  uintptr_t lead_at = 0;
+  auto countLead = [&] {
+    if (lead) countLineAccess(t, lead_at, lead, is_write, pc, 1);
+    lead = 0;
+  };
   while (i < count) {
     uintptr_t at = base + i * step;
     uintptr_t offset = at & (kLineSize - 1);
+    if (lead && (at & ~(kPageSize - 1)) != lead_at) countLead();
     PageEntry *e = shadowMemory().entryFor(at);
     if (step < kPageSize && size <= kLineSize && e && (at & (kPageSize - 1)) + size <= kPageSize) {
       uint32_t owner = e->owner.load(std::memory_order_relaxed);
@@ -195,25 +204,32 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         } else {
           accesses += offset + size > kLineSize ? in_page : 0;
         }
-        countPrivateAccess(t, e, at, is_write, accesses);
+        countPrivateAccess(t, e, at, is_write, accesses + (lead ? 1 : 0));
+        lead = 0;
         i += in_page;
         continue;
       }
       if (shared && owner != 0) {
         // A shared page: all its elements at once (in runs of lines when
         // the thread alone uses it or nobody writes it while shared).
-        uint64_t accesses = 0, remote = 0;
+        uint64_t accesses = 0, remote = 0, spill = 0;
         uint64_t k = countRangeInSharedPage(t->page_cache, t->owner_tag, d, at, step, count - i,
-                                            size, is_write, owner != t->owner_tag, pc, &accesses,
-                                            &remote);
+                                            size, is_write, owner != t->owner_tag, pc, lead,
+                                            &accesses, &remote, &spill);
         if (k) {
           t->accesses += accesses;
           t->remote_accesses += remote;
           i += k;
+          lead = 0;
+          if (spill) {
+            lead_at = (at | (kPageSize - 1)) + 1;
+            lead = lineWordMask(lead_at, uint32_t(spill));
+          }
           continue;
         }
       }
     }
+    countLead();
     if (offset + size > kLineSize) {  // the element crosses a line
       if (size <= kSingleAccessBytes)
         countLineAccess(t, at, lineWordMask(at, uint32_t(size)), is_write, pc, 1);
@@ -236,6 +252,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
     countLineAccess(t, at, words, is_write, pc, k);
     i += k;
   }
+  countLead();
 }
 
 }  // namespace

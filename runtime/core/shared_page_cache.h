@@ -91,8 +91,11 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
                            uint64_t repeat = 1);
 
 // For a range hook: counts, in one go, the elements of a strided range that
-// lie in the shared page `d` (at most `count`, starting at `at`; an element
-// crossing two lines of the page is one access to each). When `tag` is the
+// start in the shared page `d` (at most `count`, starting at `at`; an
+// element crossing two lines is one access to each, as in countRange; when
+// the last one crosses into the next page, `spill` is set to its bytes
+// there, an access the caller counts in that page; `lead_words`, if not 0,
+// is such an access to the page's first line, counted first). When `tag` is the
 // page's single user (PageDetail::sole_user), or they are reads of a page
 // several threads use that was never written while shared, whole runs of
 // lines at a time; otherwise line by line through the line model, as the
@@ -103,8 +106,8 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
 // the line model finds hits on lines threads fight over).
 uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
                                 uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                                bool is_remote, uintptr_t pc, uint64_t *accesses,
-                                uint64_t *remote);
+                                bool is_remote, uintptr_t pc, uint16_t lead_words,
+                                uint64_t *accesses, uint64_t *remote, uint64_t *spill);
 
 // Adds every buffered count to its page. `release` also gives the slots back
 // for another thread (thread exit). Only the owning thread may call this,

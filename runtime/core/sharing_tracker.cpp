@@ -825,16 +825,16 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
 // returns the elements taken.
 uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, uintptr_t at,
                               uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                              bool is_remote, uintptr_t pc, uint64_t *accesses,
-                              uint64_t *remote) {
+                              bool is_remote, uintptr_t pc, uint16_t lead_words,
+                              uint64_t *accesses, uint64_t *remote, uint64_t *spill) {
   if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))
     d->written_while_shared.store(true, std::memory_order_relaxed);
   const uintptr_t page_end = (at | (kPageSize - 1)) + 1;
   uint64_t done = 0, total = 0, counted = 0;
   uintptr_t a = at;
-  unsigned index = unsigned((a >> kLineShift) % kLinesPerPage);
-  uint16_t words = 0;
-  uint64_t n = 0;  // accesses to line `index` so far
+  unsigned index = lead_words ? 0 : unsigned((a >> kLineShift) % kLinesPerPage);
+  uint16_t words = lead_words;
+  uint64_t n = lead_words ? 1 : 0;  // accesses to line `index` so far
   auto closeLine = [&]() {
     if (!n) return;
     counted += countLineInSlot(s, tag, d, index, words, is_write, is_remote, pc, n);
@@ -842,13 +842,20 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
     words = 0;
     n = 0;
   };
-  while (done < count && a + size <= page_end) {
+  while (done < count && a < page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
     }
     uintptr_t offset = a & (kLineSize - 1);
+    if (a + size > page_end) {  // the last element crosses into the next page
+      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
+      ++n;
+      if (size > kSingleAccessBytes) *spill = a + size - page_end;
+      ++done;
+      break;
+    }
     if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
       words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
       ++n;
@@ -875,9 +882,9 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
 
 uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t at,
                                 uint64_t step, uint64_t count, uint64_t size, bool is_write,
-                                bool is_remote, uintptr_t pc, uint64_t *accesses,
-                                uint64_t *remote) {
-  *accesses = *remote = 0;
+                                bool is_remote, uintptr_t pc, uint16_t lead_words,
+                                uint64_t *accesses, uint64_t *remote, uint64_t *spill) {
+  *accesses = *remote = *spill = 0;
   if (size > kLineSize) return 0;
   uint32_t user = d->sole_user.load(std::memory_order_acquire);
   // As countSharedAccess would at the first element: the first thread since
@@ -893,7 +900,7 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
   if (user != tag && !read_only_shared) {
     if (user != kManyUsers) leaveSingleUser(d);  // another thread's single-user page
     return countRangeLineByLine(*s, tag, d, at, step, count, size, is_write, is_remote, pc,
-                                accesses, remote);
+                                lead_words, accesses, remote, spill);
   }
   if (is_write && !d->written_while_shared.load(std::memory_order_relaxed))
     d->written_while_shared.store(true, std::memory_order_relaxed);
@@ -901,9 +908,9 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
   const uintptr_t page_end = (at | (kPageSize - 1)) + 1;
   uint64_t done = 0, total = 0;
   uintptr_t a = at;
-  unsigned index = unsigned((a >> kLineShift) % kLinesPerPage);
-  uint16_t words = 0;
-  uint64_t n = 0;  // accesses to line `index` so far
+  unsigned index = lead_words ? 0 : unsigned((a >> kLineShift) % kLinesPerPage);
+  uint16_t words = lead_words;
+  uint64_t n = lead_words ? 1 : 0;  // accesses to line `index` so far
   auto closeLine = [&]() {
     if (!n) return;
     if (tracked) singleUserLine(*d, index, words, is_write, n);
@@ -927,11 +934,18 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
     crosses = size > kSingleAccessBytes && first + size > step;
     if (crosses) tail_words = lineWordMask(0, uint32_t(first + size - step));
   }
-  while (done < count && a + size <= page_end) {
+  while (done < count && a < page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
+    }
+    if (a + size > page_end) {  // the last element crosses into the next page
+      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
+      ++n;
+      if (size > kSingleAccessBytes) *spill = a + size - page_end;
+      ++done;
+      break;
     }
     if (periodic && (a & (kLineSize - 1)) < step && count - done >= 2 * per_line) {
       // `a` is the first element of its line; what is pending for the line

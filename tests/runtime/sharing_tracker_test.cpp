@@ -311,20 +311,20 @@ TEST_F(SharingTest, LaterRangesNoteTheirWordsOnSingleUserLines) {
   SharedPageCache cache;
   const uint32_t tag = 2;
   countSharedAccess(cache, tag, detail, base, lineWordMask(0, 4), true, true, 0x1);
-  uint64_t accesses = 0, remote = 0;
+  uint64_t accesses = 0, remote = 0, spill = 0;
   const uint64_t count = kPageSize / 8 - 8;  // every line but the last
-  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base, 8, count, 4, true, true, 0x40,
-                                   &accesses, &remote),
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base, 8, count, 4, true, true, 0x40, 0,
+                                   &accesses, &remote, &spill),
             count);
   EXPECT_EQ(detail->su_noted[3].load(), 0x5555u);
   EXPECT_EQ(detail->su_written[3].load(), 0x5555u);
-  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, false, true, 0x40,
-                                   &accesses, &remote),
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, false, true, 0x40, 0,
+                                   &accesses, &remote, &spill),
             count);
   EXPECT_EQ(detail->su_noted[3].load(), 0xffffu);
   EXPECT_EQ(detail->su_written[3].load(), 0x5555u);  // the second pass read
-  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, true, true, 0x40,
-                                   &accesses, &remote),
+  ASSERT_EQ(countRangeInSharedPage(cache, tag, detail, base + 4, 8, count, 4, true, true, 0x40, 0,
+                                   &accesses, &remote, &spill),
             count);
   for (unsigned l = 0; l + 1 < kLinesPerPage; ++l) {
     EXPECT_EQ(detail->su_noted[l].load(), 0xffffu) << "line " << l;
@@ -356,18 +356,30 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
     const uintptr_t start = next(kPageSize - size);
     const uint64_t count = 1 + next(2 * kPageSize / step);
     const bool write = next(3) == 0;
-    uint64_t accesses = 0;
-    uint64_t remote = 0;
+    // Now and then the tail of an element of the page before, first.
+    const uint16_t lead = next(4) == 0 ? lineWordMask(0, uint32_t(1 + next(40))) : 0;
+    uint64_t accesses = 0, remote = 0, spill = 0;
     uint64_t taken = countRangeInSharedPage(ranges, tag, dr, base + start, step, count, size,
-                                            write, true, 0x40, &accesses, &remote);
+                                            write, true, 0x40, lead, &accesses, &remote, &spill);
     EXPECT_EQ(remote, accesses);  // a single-user page: every access is remote
     ASSERT_GT(taken, 0u) << "step " << step << " size " << size << " at " << start;
     by_range += accesses;
+    if (lead) {
+      countSharedAccess(elements, tag, de, other, lead, write, true, 0x40);
+      by_element += 1;
+    }
+    uint64_t want_spill = 0;
     for (uint64_t k = 0; k < taken; ++k) {
       uintptr_t at = other + start + k * step;
       uintptr_t offset = at & (kLineSize - 1);
-      ASSERT_LE((at & (kPageSize - 1)) + size, kPageSize);
-      if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
+      if ((at & (kPageSize - 1)) + size > kPageSize) {
+        // Crosses into the next page: the part here, the rest left there.
+        ASSERT_EQ(k + 1, taken);
+        countSharedAccess(elements, tag, de, at, lineWordMask(at, uint32_t(size)), write, true,
+                          0x40);
+        by_element += 1;
+        if (size > kSingleAccessBytes) want_spill = (at & (kPageSize - 1)) + size - kPageSize;
+      } else if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
         countSharedAccess(elements, tag, de, at, lineWordMask(at, uint32_t(size)), write, true,
                           0x40);
         by_element += 1;
@@ -381,6 +393,7 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
         by_element += 2;
       }
     }
+    EXPECT_EQ(spill, want_spill);
   }
   EXPECT_EQ(by_range, by_element);
   EXPECT_EQ(dr->sole_user.load(), tag);
@@ -482,20 +495,27 @@ TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
     const uintptr_t start = next(kPageSize - size);
     const uint64_t count = 1 + next(kPageSize / step);
     const bool write = next(3) == 0;
-    uint64_t accesses = 0, remote = 0;
+    // Now and then the tail of an element of the page before, first.
+    const uint16_t lead = next(4) == 0 ? lineWordMask(0, uint32_t(1 + next(40))) : 0;
+    uint64_t accesses = 0, remote = 0, spill = 0;
     const uint64_t taken = countRangeInSharedPage(ranges, tag, dr, base + start, step, count, size,
-                                                  write, true, 0x40, &accesses, &remote);
+                                                  write, true, 0x40, lead, &accesses, &remote,
+                                                  &spill);
     ASSERT_GT(taken, 0u);
+    EXPECT_EQ(spill, 0u);  // elements of up to 8 bytes leave nothing for the next page
     by_range += accesses;
     remote_range += remote;
     // The same elements, line by line (elements no wider than a word pair:
-    // one access each, to the line they start in).
+    // one access each, to the line they start in), the lead with the
+    // elements of the page's first line.
     uint64_t k = 0;
-    while (k < taken) {
-      const uintptr_t at = other + start + k * step;
+    bool first = true;
+    while (k < taken || (first && lead)) {
+      const uintptr_t at = lead && first ? other : other + start + k * step;
       const uintptr_t line = at & ~(kLineSize - 1);
-      uint16_t words = 0;
-      uint64_t n = 0;
+      uint16_t words = lead && first ? lead : 0;
+      uint64_t n = lead && first ? 1 : 0;
+      first = false;
       for (; k < taken && ((other + start + k * step) & ~(kLineSize - 1)) == line; ++k, ++n)
         words |= lineWordMask(other + start + k * step, uint32_t(size));
       remote_line += countSharedAccess(lines, tag, de, at, words, write, true, 0x40, n);
