@@ -819,6 +819,37 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
   return counted;
 }
 
+// Adds the range element at `a` to the accesses of line `index` being
+// gathered (`words`, `n`), closing lines through `close`: an element
+// crossing into the next line of the page is one access to each (as for
+// any access spanning lines); one of at most kSingleAccessBytes, one access
+// to its first line. Returns false for an element crossing into the next
+// page, the last one the page takes: its part here is added, and `spill`
+// gets its bytes there when they count there.
+template <typename Close>
+bool addRangeElement(uintptr_t a, uint64_t size, uintptr_t page_end, unsigned &index,
+                     uint16_t &words, uint64_t &n, Close close, uint64_t *spill) {
+  const uintptr_t offset = a & (kLineSize - 1);
+  if (a + size > page_end) {
+    words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
+    ++n;
+    if (size > kSingleAccessBytes) *spill = a + size - page_end;
+    return false;
+  }
+  if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
+    words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
+    ++n;
+  } else {
+    words |= lineWordMask(a, uint32_t(kLineSize - offset));
+    ++n;
+    close();
+    ++index;
+    words = lineWordMask(0, uint32_t(offset + size - kLineSize));
+    n = 1;
+  }
+  return true;
+}
+
 // A strided range's elements in a page several threads use and write:
 // line by line through the model, as the per-line hooks would count them,
 // but with one slot lookup for the page. Sets `accesses` and `remote`;
@@ -848,27 +879,8 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
       closeLine();
       index = line;
     }
-    uintptr_t offset = a & (kLineSize - 1);
-    if (a + size > page_end) {  // the last element crosses into the next page
-      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
-      ++n;
-      if (size > kSingleAccessBytes) *spill = a + size - page_end;
-      ++done;
-      break;
-    }
-    if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
-      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
-      ++n;
-    } else {
-      // Crosses into the next line (same page): one access to each.
-      words |= lineWordMask(a, uint32_t(kLineSize - offset));
-      ++n;
-      closeLine();
-      index = line + 1;
-      words = lineWordMask(0, uint32_t(offset + size - kLineSize));
-      n = 1;
-    }
     ++done;
+    if (!addRangeElement(a, size, page_end, index, words, n, closeLine, spill)) break;
     a += step;
   }
   closeLine();
@@ -940,13 +952,6 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
       closeLine();
       index = line;
     }
-    if (a + size > page_end) {  // the last element crosses into the next page
-      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
-      ++n;
-      if (size > kSingleAccessBytes) *spill = a + size - page_end;
-      ++done;
-      break;
-    }
     if (periodic && (a & (kLineSize - 1)) < step && count - done >= 2 * per_line) {
       // `a` is the first element of its line; what is pending for the line
       // is the tail of the element before, if that crossed. The page's last
@@ -972,21 +977,8 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
         continue;
       }
     }
-    uintptr_t offset = a & (kLineSize - 1);
-    if (offset + size <= kLineSize || size <= kSingleAccessBytes) {
-      words |= lineWordMask(a, uint32_t(size));  // clipped at the line's end
-      ++n;
-    } else {
-      // Crosses into the next line (same page): one access to each, as
-      // for any access spanning lines.
-      words |= lineWordMask(a, uint32_t(kLineSize - offset));
-      ++n;
-      closeLine();
-      index = line + 1;
-      words = lineWordMask(0, uint32_t(offset + size - kLineSize));
-      n = 1;
-    }
     ++done;
+    if (!addRangeElement(a, size, page_end, index, words, n, closeLine, spill)) break;
     a += step;
   }
   closeLine();

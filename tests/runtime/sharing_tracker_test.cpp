@@ -29,6 +29,19 @@ struct SharingTest : ::testing::Test {
     takeObjectProfile(from, to, true, &p);
     return p;
   }
+  // Two pages counted two ways (the range page at `base`, the reference at
+  // `other`) have the same per-line remote counts; both are folded (into
+  // got and want) and have the same remote accesses, reads and writes.
+  void expectSamePageCounts(PageDetail *dr, PageDetail *de, uintptr_t other, ObjectProfile *got,
+                            ObjectProfile *want) {
+    for (unsigned l = 0; l < kLinesPerPage; ++l)
+      EXPECT_EQ(dr->lineRemote(l), de->lineRemote(l)) << "line " << l;
+    *want = fold(other, other + kPageSize);
+    *got = fold(base, base + kPageSize);
+    EXPECT_EQ(got->remote, want->remote);
+    EXPECT_EQ(got->shared_reads, want->shared_reads);
+    EXPECT_EQ(got->shared_writes, want->shared_writes);
+  }
   std::vector<char> storage = std::vector<char>(4 * kPageSize);
   uintptr_t base = 0;
   PageDetail *detail = nullptr;
@@ -406,14 +419,9 @@ TEST_F(SharingTest, RangesCountLikeTheirElements) {
   }
   flushSharedPageCache(ranges, tag, true);
   flushSharedPageCache(elements, tag, true);
-  for (unsigned l = 0; l < kLinesPerPage; ++l)
-    EXPECT_EQ(dr->lineRemote(l), de->lineRemote(l)) << "line " << l;
-  ObjectProfile want = fold(other, other + kPageSize);
-  ObjectProfile got = fold(base, base + kPageSize);
+  ObjectProfile got, want;
+  expectSamePageCounts(dr, de, other, &got, &want);
   EXPECT_GT(want.remote, 1000u);
-  EXPECT_EQ(got.remote, want.remote);
-  EXPECT_EQ(got.shared_reads, want.shared_reads);
-  EXPECT_EQ(got.shared_writes, want.shared_writes);
 }
 
 // A thread that loops over more shared pages than the small cache holds
@@ -531,15 +539,10 @@ TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
   EXPECT_LT(remote_range, by_range);  // some were hits on contended lines
   for (SharedPageCache *c : {&ranges, &lines}) flushSharedPageCache(*c, tag, true);
   for (SharedPageCache *c : {&third_r, &third_e}) flushSharedPageCache(*c, third, true);
-  for (unsigned l = 0; l < kLinesPerPage; ++l)
-    EXPECT_EQ(dr->lineRemote(l), de->lineRemote(l)) << "line " << l;
-  ObjectProfile want = fold(other, other + kPageSize);
-  ObjectProfile got = fold(base, base + kPageSize);
+  ObjectProfile got, want;
+  expectSamePageCounts(dr, de, other, &got, &want);
   EXPECT_GT(want.invalidations, 100u);
   EXPECT_EQ(got.invalidations, want.invalidations);
   EXPECT_EQ(got.invalidations_true, want.invalidations_true);
   EXPECT_EQ(got.invalidations_false, want.invalidations_false);
-  EXPECT_EQ(got.remote, want.remote);
-  EXPECT_EQ(got.shared_reads, want.shared_reads);
-  EXPECT_EQ(got.shared_writes, want.shared_writes);
 }
