@@ -164,6 +164,8 @@ void resetDetail(PageDetail *d) {
   d->shared.store(false, std::memory_order_relaxed);
   d->written_while_shared.store(false, std::memory_order_relaxed);
   d->sole_user.store(0, std::memory_order_relaxed);
+  d->reader.store(0, std::memory_order_relaxed);
+  d->reader_lines.store(0, std::memory_order_relaxed);
   d->su_lines.store(0, std::memory_order_relaxed);
   d->su_words.store(0, std::memory_order_relaxed);
   d->su_noted_full.store(0, std::memory_order_relaxed);
@@ -172,6 +174,7 @@ void resetDetail(PageDetail *d) {
     d->su_writes[i].store(0, std::memory_order_relaxed);
     d->su_noted[i].store(0, std::memory_order_relaxed);
     d->su_written[i].store(0, std::memory_order_relaxed);
+    d->reader_noted[i].store(0, std::memory_order_relaxed);
   }
   for (std::atomic<uint64_t> &c : d->line_remote) c.store(0, std::memory_order_relaxed);
   d->line_remote_even.store(0, std::memory_order_relaxed);

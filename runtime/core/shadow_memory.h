@@ -153,6 +153,10 @@ struct PageDetail {
   // Tags of `threads` (0: free), where findUse looks for them.
   std::atomic<uint32_t> thread_tags[kInlinePageThreads] = {};
   std::atomic<PageThreadOverflow *> more_threads{nullptr};
+  // Single-user mode (below): the single user's tag, 0 none yet, kManyUsers
+  // once the mode ended; the reader's tag, 0 none yet.
+  std::atomic<uint32_t> sole_user{0};
+  std::atomic<uint32_t> reader{0};
   alignas(64) std::atomic<uint64_t> line_remote[kLinesPerPage];
   // Added to every line's line_remote: a thread that read the whole page
   // evenly (a range over it) hands over one count, not 64 contended ones.
@@ -177,12 +181,27 @@ struct PageDetail {
   // turned into LineShares, exactly as the line model would have built it,
   // when another thread arrives. The common NUMA bug (data initialised by
   // one thread, then worked on by another) stays in this mode throughout.
-  std::atomic<uint32_t> sole_user{0};  // owner tag; 0 none yet; kManyUsers
-  alignas(64) std::atomic<uint64_t> su_lines{0};  // lines written-while-shared state exists for
-  std::atomic<uint64_t> su_words{0};              // lines whose word detail exists
+  //
+  // A second thread that only reads joins the mode as its reader instead of
+  // ending it, for as long as the single user writes no line the reader
+  // holds a copy of: until then no copy is invalidated, so the line model
+  // would only note holders and words. The common case is a thread that
+  // reads what a worker wrote (results checked at the end) over a whole
+  // array: kept here, that costs no LineShare and word table per line. Any
+  // other access (a write by the reader, a third thread, a write by the
+  // single user to a line the reader holds) ends the mode, and the reader's
+  // copies and words join the LineShares built then.
+  // (sole_user and reader are in the first cache line, read by every access.)
+  // The rest follows the counters without a line of its own: one more line
+  // would take the record past the allocator's 2 KiB class, to 4 KiB.
+  std::atomic<uint64_t> su_lines{0};  // lines written-while-shared state exists for
+  std::atomic<uint64_t> su_words{0};  // lines whose word detail exists
   // Lines whose su_noted / su_written have every word: nothing to add.
   std::atomic<uint64_t> su_noted_full{0};
   std::atomic<uint64_t> su_written_full{0};
+  // Lines the reader holds a copy of (read while the page is written while
+  // shared), written by the reader only.
+  std::atomic<uint64_t> reader_lines{0};
   // Written by the single user without a lock and read by the thread that
   // ends the mode (leaveSingleUser), hence atomics (relaxed loads and stores:
   // plain moves). An access the single user counts while the mode ends may
@@ -190,7 +209,11 @@ struct PageDetail {
   std::atomic<uint16_t> su_writes[kLinesPerPage] = {};   // writes per line, up to word detail
   std::atomic<uint16_t> su_noted[kLinesPerPage] = {};    // words noted in the word detail
   std::atomic<uint16_t> su_written[kLinesPerPage] = {};  // ... and marked written
+  std::atomic<uint16_t> reader_noted[kLinesPerPage] = {};  // words the reader read, with word detail
 };
+// The internal allocator's classes are powers of two: one byte more doubles
+// the memory of every shared page.
+static_assert(sizeof(PageDetail) <= 2048, "PageDetail must fit the 2 KiB class");
 constexpr uint32_t kManyUsers = 0xffffffffu;
 
 struct PageEntry {

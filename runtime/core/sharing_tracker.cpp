@@ -365,32 +365,104 @@ void singleUserLines(PageDetail &d, unsigned first, unsigned lines, uint16_t wor
     d.su_written_full.store(new_written_full, std::memory_order_relaxed);
 }
 
-// A second thread arrives: build the LineShares the line model would hold
-// now (every touched line held by the single user, its words noted) and
-// leave the mode for good (until the page is reset).
+// ---- The single user's reader (PageDetail::reader) ----
+
+// Whether `tag`, reading a page whose single user is `user`, is the page's
+// reader (the first thread to read it there becomes the reader).
+bool isReader(PageDetail *d, uint32_t user, uint32_t tag) {
+  uint32_t reader = d->reader.load(std::memory_order_acquire);
+  if (reader == 0) {
+    SpinLockGuard guard(d->threads_lock);  // as leaveSingleUser: not after the mode ended
+    if (d->sole_user.load(std::memory_order_relaxed) != user) return false;
+    reader = d->reader.load(std::memory_order_relaxed);
+    if (reader == 0) {
+      d->reader.store(tag, std::memory_order_release);
+      reader = tag;
+    }
+  }
+  return reader == tag;
+}
+
+// What the line model does for the reader's reads of `lines` lines from
+// `first` on at the words `words`: it holds a copy of each, and its words
+// are noted on lines with word detail. (Nothing to count: no copy of a line
+// the reader holds has been invalidated.)
+inline void readerLines(PageDetail &d, unsigned first, unsigned lines, uint16_t words) {
+  const uint64_t bits = (lines >= 64 ? ~uint64_t(0) : (uint64_t(1) << lines) - 1) << first;
+  const uint64_t held = d.reader_lines.load(std::memory_order_relaxed);
+  if ((held & bits) != bits) d.reader_lines.store(held | bits, std::memory_order_relaxed);
+  for (uint64_t b = bits & d.su_words.load(std::memory_order_relaxed); b; b &= b - 1) {
+    const unsigned i = unsigned(__builtin_ctzll(b));
+    const uint16_t noted = d.reader_noted[i].load(std::memory_order_relaxed);
+    if (uint16_t(noted | words) != noted)
+      d.reader_noted[i].store(uint16_t(noted | words), std::memory_order_relaxed);
+  }
+}
+
+// Whether a write of the single user to the lines `bits` keeps the mode: it
+// does unless the reader holds a copy of one of them.
+inline bool singleUserMayWrite(const PageDetail &d, uint64_t bits) {
+  return (d.reader_lines.load(std::memory_order_relaxed) & bits) == 0;
+}
+
+// The lines of the page a range from `at` reaches (`count` elements of
+// `size` bytes, `step` apart), as a mask; every line between the first and
+// the last, whatever the stride skips.
+uint64_t rangeLines(uintptr_t at, uint64_t step, uint64_t count, uint64_t size) {
+  if (count == 0) return 0;
+  const uintptr_t page_last = at | (kPageSize - 1);
+  const uint64_t room = page_last - at;
+  const uintptr_t last = (step && count - 1 > room / step) || (count - 1) * step + size - 1 > room
+                             ? page_last
+                             : at + (count - 1) * step + size - 1;
+  const unsigned first_line = unsigned((at >> kLineShift) % kLinesPerPage);
+  const unsigned last_line = unsigned((last >> kLineShift) % kLinesPerPage);
+  const unsigned n = last_line - first_line + 1;
+  return (n >= 64 ? ~uint64_t(0) : (uint64_t(1) << n) - 1) << first_line;
+}
+
+// Another thread arrives: build the LineShares the line model would hold now
+// (every line the single user touched held by it, every line the reader read
+// held by the reader, their words noted) and leave the mode for good (until
+// the page is reset).
 void leaveSingleUser(PageDetail *d) {
   SpinLockGuard guard(d->threads_lock);
   uint32_t user = d->sole_user.load(std::memory_order_relaxed);
   if (user == kManyUsers) return;
   d->sole_user.store(kManyUsers, std::memory_order_release);
   if (user == 0) return;
-  uint64_t with_words = d->su_words.load(std::memory_order_relaxed);
-  for (uint64_t lines = d->su_lines.load(std::memory_order_relaxed); lines; lines &= lines - 1) {
+  const uint64_t with_words = d->su_words.load(std::memory_order_relaxed);
+  const uint64_t used = d->su_lines.load(std::memory_order_relaxed);
+  const uint32_t reader = d->reader.load(std::memory_order_relaxed);
+  const uint64_t read = reader ? d->reader_lines.load(std::memory_order_relaxed) : 0;
+  for (uint64_t lines = used | read; lines; lines &= lines - 1) {
     unsigned i = unsigned(__builtin_ctzll(lines));
+    const uint64_t bit = uint64_t(1) << i;
     LineShare *l = lineFor(d, i, true);
     if (!l) continue;
     SpinLockGuard line_guard(l->lock);
     l->holder_count = 0;
-    addHolder(*l, user);
+    if (used & bit) addHolder(*l, user);
+    if (read & bit) addHolder(*l, reader);
     l->writes = d->su_writes[i].load(std::memory_order_relaxed);
     const uint16_t noted = d->su_noted[i].load(std::memory_order_relaxed);
     const uint16_t written = d->su_written[i].load(std::memory_order_relaxed);
-    if ((with_words >> i) & 1) {
+    const uint16_t read_words = (read & bit) ? d->reader_noted[i].load(std::memory_order_relaxed) : 0;
+    if (with_words & bit) {
       if (!l->words) l->words = internalNew<WordDetail>();
       if (l->words) {
-        for (unsigned w = 0; w < kWordsPerLine; ++w) {
-          if ((noted >> w) & 1) l->words->first_tag[w] = user;
-          if ((written >> w) & 1) l->words->written[w] = 1;
+        WordDetail &w = *l->words;
+        for (unsigned k = 0; k < kWordsPerLine; ++k) {
+          if ((noted >> k) & 1) w.first_tag[k] = user;
+          if ((written >> k) & 1) w.written[k] = 1;
+          if (!((read_words >> k) & 1)) continue;
+          // As noteWords would, in either order of the two threads.
+          if (w.first_tag[k] == 0) {
+            w.first_tag[k] = reader;
+          } else if (w.first_tag[k] != reader && w.other_tag[k] == 0) {
+            w.other_tag[k] = reader;
+            l->words_both = uint16_t(l->words_both | (1u << k));
+          }
         }
         l->words_written = uint16_t(l->words_written | written);
       }
@@ -771,11 +843,15 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
   uint32_t user = d->sole_user.load(std::memory_order_acquire);
   if (__builtin_expect(user != kManyUsers, 1)) {
     if (user == 0) user = claimSingleUser(d, tag);
-    if (user == tag) {
-      // Nobody else holds a copy: nothing to invalidate, every remote
-      // access counts.
-      if (d->written_while_shared.load(std::memory_order_relaxed))
-        singleUserLine(*d, index, words, is_write, repeat);
+    if (user == tag ? !is_write || singleUserMayWrite(*d, bit)
+                    : !is_write && isReader(d, user, tag)) {
+      // No copy was ever invalidated: every remote access counts.
+      if (d->written_while_shared.load(std::memory_order_relaxed)) {
+        if (user == tag)
+          singleUserLine(*d, index, words, is_write, repeat);
+        else
+          readerLines(*d, index, 1, words);
+      }
       if (counted) {
         addLineRemote(*s, index, counted);
         if (pc) bufferSite(*s, pc, counted);
@@ -909,8 +985,15 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
                                 !d->written_while_shared.load(std::memory_order_relaxed);
   SharedPageSlot *s = slotFor(cache, tag, d);
   if (!s) return 0;
-  if (user != tag && !read_only_shared) {
-    if (user != kManyUsers) leaveSingleUser(d);  // another thread's single-user page
+  // The single user, unless it writes a line its reader holds; its reader,
+  // reading; or anyone reading a page nobody wrote while shared: whole runs.
+  const bool as_reader =
+      user != tag && user != kManyUsers && !is_write && isReader(d, user, tag);
+  const bool own = user == tag && (!is_write || singleUserMayWrite(
+                                                   *d, rangeLines(at, step, count, size) |
+                                                           (lead_words ? 1 : 0)));
+  if (!own && !as_reader && !read_only_shared) {
+    if (user != kManyUsers) leaveSingleUser(d);
     return countRangeLineByLine(*s, tag, d, at, step, count, size, is_write, is_remote, pc,
                                 lead_words, accesses, remote, spill);
   }
@@ -925,7 +1008,12 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
   uint64_t n = lead_words ? 1 : 0;  // accesses to line `index` so far
   auto closeLine = [&]() {
     if (!n) return;
-    if (tracked) singleUserLine(*d, index, words, is_write, n);
+    if (tracked) {
+      if (as_reader)
+        readerLines(*d, index, 1, words);
+      else
+        singleUserLine(*d, index, words, is_write, n);
+    }
     if (is_remote) addLineRemote(*s, index, n);
     total += n;
     words = 0;
@@ -963,7 +1051,9 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
         closeLine();
         const uint64_t each = per_line + (crosses ? 1 : 0);
         const unsigned rest = unsigned(lines - 1);
-        if (tracked)
+        if (tracked && as_reader)
+          readerLines(*d, index + 1, rest, start_words | tail_words);
+        else if (tracked)
           singleUserLines(*d, index + 1, rest, start_words | tail_words, is_write, each);
         if (is_remote) addLinesRemote(*s, index + 1, rest, each);
         total += rest * each;

@@ -13,11 +13,19 @@ namespace {
 struct BudgetTest : ::testing::Test {
   void SetUp() override { ASSERT_TRUE(shadowMemory().init()); }
   void TearDown() override { setMemoryLimitBytes(0); }
-  std::vector<char> storage = std::vector<char>(4 * kPageSize);
+  // The `i`th page of `storage` that has no detail yet (pages keep their
+  // detail after a reset, and earlier tests may have used these addresses).
   uintptr_t page(int i) const {
-    return ((reinterpret_cast<uintptr_t>(storage.data()) + kPageSize - 1) & ~(kPageSize - 1)) +
-           uintptr_t(i) * kPageSize;
+    uintptr_t p = (reinterpret_cast<uintptr_t>(storage.data()) + kPageSize - 1) & ~(kPageSize - 1);
+    const uintptr_t end = reinterpret_cast<uintptr_t>(storage.data()) + storage.size();
+    for (; p + kPageSize <= end; p += kPageSize) {
+      PageEntry *e = shadowMemory().entryFor(p);
+      if (e && !e->detail.load() && i-- == 0) return p;
+    }
+    ADD_FAILURE() << "no page without detail";
+    return 0;
   }
+  std::vector<char> storage = std::vector<char>(64 * kPageSize);
 };
 
 }  // namespace

@@ -5,11 +5,20 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <vector>
 
 using namespace numaperf;
 
 namespace {
+
+// One access of a trace replayed through both paths.
+struct TraceAccess {
+  uint32_t tag;
+  uintptr_t offset;  // from the first of two pages
+  uint32_t size;
+  bool write;
+};
 
 struct SharingTest : ::testing::Test {
   void SetUp() override {
@@ -41,6 +50,16 @@ struct SharingTest : ::testing::Test {
     EXPECT_EQ(got->remote, want->remote);
     EXPECT_EQ(got->shared_reads, want->shared_reads);
     EXPECT_EQ(got->shared_writes, want->shared_writes);
+  }
+  // Calls `at_check`, if any, with the cached path's first page before
+  // access `check_at` of the trace.
+  void expectCachedMatchesExact(const std::vector<TraceAccess> &trace,
+                                const std::function<void(PageDetail *)> &at_check = nullptr,
+                                size_t check_at = 0);
+  // The detail of the page two pages after `base`, where tests that count
+  // one page two ways put the reference.
+  PageDetail *referenceDetail() {
+    return shadowMemory().detailFor(shadowMemory().entryFor(base + 2 * kPageSize));
   }
   std::vector<char> storage = std::vector<char>(4 * kPageSize);
   uintptr_t base = 0;
@@ -211,51 +230,59 @@ TEST_F(SharingTest, CountsBufferedForAResetPageAreDropped) {
   EXPECT_EQ(pageThreadAccesses(*detail, 2), 0u);
 }
 
+namespace {
+
+uint64_t nextRandom(uint64_t &seed, uint64_t n) {
+  seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+  return (seed >> 33) % n;
+}
+
+// Appends `n` random accesses by `tags()` (a few hot lines of two pages,
+// now and then a run of repeats by one thread: the case the cache exists
+// for); `write_one_in` 0: reads only.
+template <typename Tags>
+void addRandomAccesses(std::vector<TraceAccess> *trace, uint64_t &seed, int n, Tags tags,
+                       uint64_t write_one_in) {
+  for (int i = 0; i < n; ++i) {
+    uint32_t tag = tags();
+    uintptr_t offset = nextRandom(seed, 2) * kPageSize + nextRandom(seed, 6) * kLineSize +
+                       4 * nextRandom(seed, 16);
+    const uint32_t sizes[] = {1, 4, 8};
+    uint32_t size = sizes[nextRandom(seed, 3)];
+    if ((offset & (kLineSize - 1)) + size > kLineSize) size = 4;
+    bool write = write_one_in && nextRandom(seed, write_one_in) == 0;
+    int run = nextRandom(seed, 10) == 0 ? int(nextRandom(seed, 30)) : 1;
+    for (int r = 0; r < run; ++r) trace->push_back({tag, offset, size, write && r == 0});
+  }
+}
+
+}  // namespace
+
 // The cache is an optimisation only: for any interleaving of accesses by
 // several threads it must decide every access as the exact path does, and
-// leave the same counts once flushed.
-TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
-  struct Access {
-    uint32_t tag;
-    uintptr_t offset;
-    uint32_t size;
-    bool write;
-  };
-  std::vector<Access> trace;
-  uint64_t seed = 12345;
-  auto next = [&seed](uint64_t n) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return (seed >> 33) % n;
-  };
-  for (int i = 0; i < 20000; ++i) {
-    // First one thread alone (the page's single-user phase), then all four.
-    uint32_t tag = i < 3000 ? 2 : uint32_t(1 + next(4));
-    // Two pages; a few hot lines, with a run of accesses by one thread now
-    // and then (the case the cache exists for).
-    uintptr_t offset = next(2) * kPageSize + next(6) * kLineSize + 4 * next(16);
-    uint32_t sizes[] = {1, 4, 8};
-    uint32_t size = sizes[next(3)];
-    if ((offset & (kLineSize - 1)) + size > kLineSize) size = 4;
-    bool write = next(4) == 0;
-    int run = next(10) == 0 ? int(next(30)) : 1;
-    for (int r = 0; r < run; ++r) trace.push_back({tag, offset, size, write && r == 0});
-  }
-  // Each run on its own fresh pages (reset lines keep their word tables).
+// leave the same counts once flushed. Replays `trace` through both, each on
+// its own fresh pages, and compares.
+void SharingTest::expectCachedMatchesExact(const std::vector<TraceAccess> &trace,
+                                           const std::function<void(PageDetail *)> &at_check,
+                                           size_t check_at) {
   auto detailOf = [&](uintptr_t at) {
     return shadowMemory().detailFor(shadowMemory().entryFor(at));
   };
   std::vector<bool> exact, cached;  // per access: counted as remote
-  for (const Access &a : trace)
+  for (const TraceAccess &a : trace)
     exact.push_back(trackSharedAccess(a.tag, detailOf(base + a.offset), base + a.offset, a.size,
                                       a.write, a.tag != 1, 0x10 + a.tag));
   ObjectProfile want = fold(base, base + 2 * kPageSize);
 
   const uintptr_t other = base + 2 * kPageSize;
   SharedPageCache caches[5];
-  for (const Access &a : trace)
+  for (size_t i = 0; i < trace.size(); ++i) {
+    const TraceAccess &a = trace[i];
+    if (i == check_at && at_check) at_check(detailOf(other));
     cached.push_back(countSharedAccess(caches[a.tag], a.tag, detailOf(other + a.offset),
                                        other + a.offset, lineWordMask(a.offset, a.size), a.write,
                                        a.tag != 1, 0x10 + a.tag) == 1);
+  }
   for (uint32_t tag = 1; tag <= 4; ++tag) flushSharedPageCache(caches[tag], tag, true);
   ObjectProfile got = fold(other, other + 2 * kPageSize);
 
@@ -276,12 +303,57 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   EXPECT_EQ(got_sites, want_sites);
 }
 
+TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
+  std::vector<TraceAccess> trace;
+  uint64_t seed = 12345;
+  // First one thread alone (the page's single-user phase), then all four.
+  addRandomAccesses(&trace, seed, 3000, [] { return 2u; }, 4);
+  addRandomAccesses(&trace, seed, 17000, [&seed] { return uint32_t(1 + nextRandom(seed, 4)); }, 4);
+  expectCachedMatchesExact(trace);
+}
+
+// A second thread that only reads a single user's page joins it as its
+// reader: no line records are made for it, and what the mode ends with (the
+// single user writing a line the reader holds, then everyone) is decided
+// and counted as the exact path does.
+TEST_F(SharingTest, AReaderOfASingleUsersPageCountsLikeTheExactPath) {
+  std::vector<TraceAccess> trace;
+  uint64_t seed = 777;
+  addRandomAccesses(&trace, seed, 2000, [] { return 2u; }, 3);
+  addRandomAccesses(&trace, seed, 2000, [] { return 3u; }, 0);  // the reader
+  const size_t reader_phase_end = trace.size();
+  // The single user reads anything; it writes only lines the reader left.
+  for (int i = 0; i < 500; ++i) {
+    uintptr_t offset = nextRandom(seed, 2) * kPageSize + (6 + nextRandom(seed, 10)) * kLineSize;
+    trace.push_back({2, offset, 8, nextRandom(seed, 2) == 0});
+    trace.push_back({2, nextRandom(seed, 2) * kPageSize + nextRandom(seed, 6) * kLineSize, 4,
+                     false});
+  }
+  addRandomAccesses(&trace, seed, 300, [&seed] { return 2u + uint32_t(nextRandom(seed, 2)); }, 0);
+  // Then the single user writes what the reader holds, and all four join.
+  addRandomAccesses(&trace, seed, 200, [] { return 2u; }, 1);
+  addRandomAccesses(&trace, seed, 6000, [&seed] { return uint32_t(1 + nextRandom(seed, 4)); }, 4);
+  bool checked = false;
+  // After the reader's phase the cached path's page is still the single
+  // user's, with its reader, and no line record holds anything.
+  expectCachedMatchesExact(trace, [&](PageDetail *d) {
+    checked = true;
+    EXPECT_EQ(d->sole_user.load(), 2u);
+    EXPECT_EQ(d->reader.load(), 3u);
+    EXPECT_NE(d->reader_lines.load(), 0u);
+    // (Records of an earlier object's lines stay with the page, empty.)
+    for (unsigned l = 0; l < kLinesPerPage; ++l)
+      if (const LineShare *line = d->lines[l].load()) EXPECT_EQ(line->holder_count, 0u);
+  }, reader_phase_end);
+  EXPECT_TRUE(checked);
+}
+
 // A range hook's repeats count as that many accesses made in a row: the same
 // remote count, invalidations and word detail as single accesses.
 TEST_F(SharingTest, RepeatedAccessesCountLikeSingleOnes) {
   const uintptr_t other = base + 2 * kPageSize;
   PageDetail *d1 = detail;
-  PageDetail *d2 = shadowMemory().detailFor(shadowMemory().entryFor(other));
+  PageDetail *d2 = referenceDetail();
   SharedPageCache one[3], bulk[3];
   uint64_t singles = 0, repeats = 0;
   for (int round = 0; round < 20; ++round) {
@@ -349,7 +421,7 @@ TEST_F(SharingTest, LaterRangesNoteTheirWordsOnSingleUserLines) {
 TEST_F(SharingTest, RangesCountLikeTheirElements) {
   const uintptr_t other = base + 2 * kPageSize;
   PageDetail *dr = detail;  // by range hooks
-  PageDetail *de = shadowMemory().detailFor(shadowMemory().entryFor(other));  // per element
+  PageDetail *de = referenceDetail();  // per element
   ASSERT_NE(de, nullptr);
   SharedPageCache ranges, elements;
   const uint32_t tag = 2;
@@ -480,7 +552,7 @@ TEST_F(SharingTest, CacheGrowsOnlyWhenALargerOneWouldHit) {
 TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
   const uintptr_t other = base + 2 * kPageSize;
   PageDetail *dr = detail;  // by range hooks
-  PageDetail *de = shadowMemory().detailFor(shadowMemory().entryFor(other));  // line by line
+  PageDetail *de = referenceDetail();  // line by line
   ASSERT_NE(de, nullptr);
   SharedPageCache ranges, lines, third_r, third_e;
   const uint32_t tag = 2, third = 3;
@@ -542,6 +614,63 @@ TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
   ObjectProfile got, want;
   expectSamePageCounts(dr, de, other, &got, &want);
   EXPECT_GT(want.invalidations, 100u);
+  EXPECT_EQ(got.invalidations, want.invalidations);
+  EXPECT_EQ(got.invalidations_true, want.invalidations_true);
+  EXPECT_EQ(got.invalidations_false, want.invalidations_false);
+}
+
+// The reader's range hooks hold the lines and note the words its hooks per
+// element would, and a range of the single user's writes over lines the
+// reader holds ends the mode as its writes one by one would: the same
+// invalidations, told true from false the same way.
+TEST_F(SharingTest, AReadersRangesCountLikeTheirElements) {
+  const uintptr_t other = base + 2 * kPageSize;
+  PageDetail *dr = detail;  // by range hooks
+  PageDetail *de = referenceDetail();  // element by element
+  ASSERT_NE(de, nullptr);
+  SharedPageCache user_r, user_e, reader_r, reader_e;
+  const uint32_t user = 2, reader = 3;
+  // The single user writes words 0-1 of lines 0..39.
+  for (unsigned line = 0; line < 40; ++line) {
+    countSharedAccess(user_r, user, dr, base + line * kLineSize, lineWordMask(0, 8), true, false, 0x1);
+    countSharedAccess(user_e, user, de, other + line * kLineSize, lineWordMask(0, 8), true, false,
+                      0x1);
+  }
+  // The reader reads words 2-3 of lines 10..29, and words 0-1 of lines 20..24.
+  uint64_t accesses = 0, remote = 0, spill = 0;
+  ASSERT_EQ(countRangeInSharedPage(reader_r, reader, dr, base + 10 * kLineSize + 8, kLineSize, 20,
+                                   8, false, true, 0x2, 0, &accesses, &remote, &spill),
+            20u);
+  EXPECT_EQ(remote, 20u);
+  ASSERT_EQ(countRangeInSharedPage(reader_r, reader, dr, base + 20 * kLineSize, kLineSize, 5, 8,
+                                   false, true, 0x2, 0, &accesses, &remote, &spill),
+            5u);
+  for (unsigned line = 10; line < 30; ++line)
+    countSharedAccess(reader_e, reader, de, other + line * kLineSize + 8, lineWordMask(8, 8), false,
+                      true, 0x2);
+  for (unsigned line = 20; line < 25; ++line)
+    countSharedAccess(reader_e, reader, de, other + line * kLineSize, lineWordMask(0, 8), false,
+                      true, 0x2);
+  EXPECT_EQ(dr->reader.load(), reader);
+  EXPECT_EQ(dr->sole_user.load(), user);
+  EXPECT_EQ(dr->reader_lines.load(), de->reader_lines.load());
+  for (unsigned l = 0; l < kLinesPerPage; ++l)
+    EXPECT_EQ(dr->reader_noted[l].load(), de->reader_noted[l].load()) << "line " << l;
+  // The single user writes lines 0..39 again: a range on one page, one by
+  // one on the other.
+  ASSERT_EQ(countRangeInSharedPage(user_r, user, dr, base, kLineSize, 40, 8, true, false, 0x1, 0,
+                                   &accesses, &remote, &spill),
+            40u);
+  for (unsigned line = 0; line < 40; ++line)
+    countSharedAccess(user_e, user, de, other + line * kLineSize, lineWordMask(0, 8), true, false,
+                      0x1);
+  EXPECT_EQ(dr->sole_user.load(), kManyUsers);
+  for (SharedPageCache *c : {&user_r, &user_e}) flushSharedPageCache(*c, user, true);
+  for (SharedPageCache *c : {&reader_r, &reader_e}) flushSharedPageCache(*c, reader, true);
+  ObjectProfile got, want;
+  expectSamePageCounts(dr, de, other, &got, &want);
+  EXPECT_EQ(want.invalidations, 20u);  // the reader's copies of lines 10..29
+  EXPECT_EQ(want.invalidations_true, 5u);  // lines 20..24: words both used
   EXPECT_EQ(got.invalidations, want.invalidations);
   EXPECT_EQ(got.invalidations_true, want.invalidations_true);
   EXPECT_EQ(got.invalidations_false, want.invalidations_false);
