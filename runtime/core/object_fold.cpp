@@ -39,15 +39,15 @@ uint64_t takeLineRemote(std::atomic<uint64_t> &c, uintptr_t overlap) {
 }
 
 void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset,
-                        const WordDetail *words) {
+                        const LineShare &l) {
   if (!invalidations || (ev.valid && ev.invalidations >= invalidations)) return;
   ev.valid = true;
   ev.invalidations = invalidations;
   ev.offset = offset;
-  if (words) {
-    memcpy(ev.first_tag, words->first_tag, sizeof ev.first_tag);
-    memcpy(ev.other_tag, words->other_tag, sizeof ev.other_tag);
-    memcpy(ev.written, words->written, sizeof ev.written);
+  if (l.words) {
+    memcpy(ev.first_tag, l.words->first_tag, sizeof ev.first_tag);
+    memcpy(ev.other_tag, l.words->other_tag, sizeof ev.other_tag);
+    for (unsigned w = 0; w < kWordsPerLine; ++w) ev.written[w] = (l.words_written >> w) & 1;
   }
 }
 
@@ -84,8 +84,8 @@ int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t e
   out->invalidations += inv;
   out->invalidations_true += l->invalidations_true;
   out->invalidations_false += l->invalidations_false;
-  recordLineEvidence(out->false_sharing_line, l->invalidations_false, offset, l->words);
-  recordLineEvidence(out->true_sharing_line, l->invalidations_true, offset, l->words);
+  recordLineEvidence(out->false_sharing_line, l->invalidations_false, offset, *l);
+  recordLineEvidence(out->true_sharing_line, l->invalidations_true, offset, *l);
   for (LineSiteCount &site : l->sites) {
     out->addSite(site.pc, site.count);
     site = LineSiteCount();

@@ -54,11 +54,13 @@ constexpr unsigned kAddressBits = 47;
 // Which threads touched each word of a line, once the line's writes pass
 // the word-detail threshold. Two distinct threads per word are enough to tell
 // true sharing (a word used by several threads) from false sharing.
+// Which words were written is LineShare::words_written: kept there, this is
+// 128 bytes, the allocator's 128-byte class (with it, 144 bytes took 256).
 struct WordDetail {
   uint32_t first_tag[kWordsPerLine];
   uint32_t other_tag[kWordsPerLine];  // a second thread, 0 if none
-  uint8_t written[kWordsPerLine];
 };
+static_assert(sizeof(WordDetail) == 128, "WordDetail must fit the 128-byte class");
 
 struct LineSiteCount {
   uintptr_t pc = 0;
@@ -81,8 +83,9 @@ struct LineShare {
   uint32_t *holders = nullptr;  // owner tags; inline_holders or internal memory
   WordDetail *words = nullptr;
   uint32_t inline_holders[5] = {};
-  // Summaries of `words`: words naming two distinct threads (other_tag set),
-  // and words marked written. Zero whenever `words` is.
+  // With `words`: the words naming two distinct threads (a summary of
+  // other_tag), and the words written since the word detail began. Zero
+  // whenever `words` is.
   uint16_t words_both = 0;
   uint16_t words_written = 0;
   uint64_t writes = 0;

@@ -174,8 +174,7 @@ bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
       l.words_both = uint16_t(l.words_both | (1u << i));
       changed = true;
     }
-    if (is_write && !w.written[i]) {
-      w.written[i] = 1;
+    if (is_write && !(l.words_written & (1u << i))) {
       l.words_written = uint16_t(l.words_written | (1u << i));
       changed = true;
     }
@@ -454,7 +453,6 @@ void leaveSingleUser(PageDetail *d) {
         WordDetail &w = *l->words;
         for (unsigned k = 0; k < kWordsPerLine; ++k) {
           if ((noted >> k) & 1) w.first_tag[k] = user;
-          if ((written >> k) & 1) w.written[k] = 1;
           if (!((read_words >> k) & 1)) continue;
           // As noteWords would, in either order of the two threads.
           if (w.first_tag[k] == 0) {
