@@ -21,6 +21,7 @@
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
 #include "llvm/Analysis/ScalarEvolutionExpressions.h"
+#include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
 #include "llvm/IR/Module.h"
@@ -57,6 +58,8 @@ struct Candidate {
   const SCEV *Start;
   int64_t Stride;
   const SCEV *Count; ///< i64 iterations per entry
+  SmallVector<size_t, 3> Joined; ///< further accesses this range stands for
+  bool Dropped = false;          ///< joined into another candidate
 };
 
 bool isPlainLoadOrStore(const Instruction *I) {
@@ -94,6 +97,81 @@ bool safeToExpandAt(const SCEV *S, Instruction *At, ScalarEvolution &SE,
   (void)Exp;
   return isSafeToExpandAt(S, At, SE);
 #endif
+}
+
+// Whether two accesses report the same source line (a range's sites are
+// its first access's location).
+bool sameSourceLine(const Instruction *A, const Instruction *B) {
+  const DILocation *LA = A->getDebugLoc().get(), *LB = B->getDebugLoc().get();
+  if (!LA || !LB)
+    return !LA && !LB;
+  return LA->getLine() == LB->getLine() && LA->getFilename() == LB->getFilename() &&
+         LA->getDirectory() == LB->getDirectory();
+}
+
+// An unrolled (often vectorised) loop makes k accesses of z bytes per
+// iteration at offsets 0, z, .., (k-1)z from one another with a stride of
+// k*z: together exactly the elements of one range of stride z and k times
+// the count. Such groups (same loop, count, kind, size and source line) are
+// joined into their lowest member, which then stands for all of them: one
+// hook instead of k, the same accesses counted. A stencil's row reads two
+// vectors per stream and iteration; a matrix multiply's inner loop four.
+//
+// Joins the tile whose lowest member is Found[I], if there is one.
+bool joinTileFrom(size_t I, SmallVectorImpl<Candidate> &Found,
+                  const SmallVectorImpl<MemoryAccess> &Accesses,
+                  ScalarEvolution &SE, Type *Int64Ty) {
+  Candidate &Lead = Found[I];
+  const MemoryAccess &LA = Accesses[Lead.Index];
+  const int64_t Size = int64_t(LA.Size);
+  if (Lead.Dropped || Lead.Stride <= Size || Lead.Stride % Size != 0 ||
+      Lead.Stride / Size > 16)
+    return false;
+  const int64_t K = Lead.Stride / Size;
+  // The others like it, by offset from Lead's start.
+  SmallVector<std::pair<int64_t, size_t>, 8> Members;
+  for (size_t J = 0; J < Found.size(); ++J) {
+    const Candidate &C = Found[J];
+    const MemoryAccess &CA = Accesses[C.Index];
+    if (J == I || C.Dropped || C.L != Lead.L || C.Stride != Lead.Stride ||
+        C.Count != Lead.Count || CA.IsWrite != LA.IsWrite ||
+        CA.Size != LA.Size || !sameSourceLine(CA.Inst, LA.Inst))
+      continue;
+    auto *Off = dyn_cast<SCEVConstant>(SE.getMinusSCEV(C.Start, Lead.Start));
+    if (!Off || Off->getAPInt().getMinSignedBits() > 64)
+      continue;
+    int64_t O = Off->getAPInt().getSExtValue();
+    if (O < 0 && O > -Lead.Stride && O % Size == 0)
+      return false; // a lower member: the tile is joined from there
+    Members.push_back({O, J});
+  }
+  SmallVector<size_t, 16> Tile;
+  for (int64_t T = 1; T < K; ++T) {
+    auto It = llvm::find_if(Members, [&](const std::pair<int64_t, size_t> &M) {
+      return M.first == T * Size;
+    });
+    if (It == Members.end())
+      return false;
+    Tile.push_back(It->second);
+  }
+  for (size_t J : Tile) {
+    Found[J].Dropped = true;
+    Lead.Joined.push_back(Found[J].Index);
+  }
+  Lead.Stride = Size;
+  Lead.Count = SE.getMulExpr(Lead.Count, SE.getConstant(Int64Ty, uint64_t(K)));
+  return true;
+}
+
+void joinTiledCandidates(SmallVectorImpl<Candidate> &Found,
+                         const SmallVectorImpl<MemoryAccess> &Accesses,
+                         ScalarEvolution &SE, Type *Int64Ty) {
+  // Again after a join: a higher member may come first in program order.
+  for (bool Joined = true; Joined;) {
+    Joined = false;
+    for (size_t I = 0; I < Found.size(); ++I)
+      Joined |= joinTileFrom(I, Found, Accesses, SE, Int64Ty);
+  }
 }
 
 } // namespace
@@ -154,6 +232,7 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
   }
   if (Found.empty())
     return;
+  joinTiledCandidates(Found, Accesses, SE, Int64Ty);
 
   // At the end of the optimisation pipeline loops need not be in simplified
   // form: the guard that skips an empty loop often branches straight into
@@ -169,6 +248,8 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
 
   SmallVector<bool, 64> Taken(Accesses.size(), false);
   for (const Candidate &C : Found) {
+    if (C.Dropped)
+      continue;
     const MemoryAccess &A = Accesses[C.Index];
     BasicBlock *Preheader = C.L->getLoopPreheader();
     if (!Preheader)
@@ -180,6 +261,8 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     Value *Count = Exp.expandCodeFor(C.Count, Int64Ty, At);
     Ranges.push_back({A, At, Start, C.Stride, Count});
     Taken[C.Index] = true;
+    for (size_t J : C.Joined)
+      Taken[J] = true;
   }
   size_t Kept = 0;
   for (size_t I = 0; I < Accesses.size(); ++I)
