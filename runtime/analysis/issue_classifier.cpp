@@ -148,7 +148,17 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
     false_inv += double(unclassified);  // no word detail: cannot tell; say false
   }
 
-  uint64_t placement_remote = p.remote - std::min(p.remote, p.remote_in_sharing_pages);
+  // Remote accesses to pages dominated by sharing are coherence traffic
+  // (reported through the sharing scores) when their lines are fought over
+  // often; a line that changes hands more rarely than the hot rate has left
+  // the caches in between and is fetched from its page's node.
+  const double sharing_rate =
+      p.sharing_page_lines && c.wall_ms > 0
+          ? double(p.sharing_page_invalidations) / double(p.sharing_page_lines) / c.wall_ms
+          : 0;
+  const bool coherence = sharing_rate >= c.sharing_hot_rate;
+  uint64_t placement_remote =
+      coherence ? p.remote - std::min(p.remote, p.remote_in_sharing_pages) : p.remote;
   double remote_score = perMs(double(placement_remote), c.wall_ms);
   // Data smaller than a page in all stays in the caches of the threads that
   // use it, and no page placement can change where it lives: its traffic is
@@ -161,6 +171,7 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
     json &e = issue.evidence;
     e["remote_accesses"] = placement_remote;
     e["remote_accesses_in_sharing_pages"] = p.remote_in_sharing_pages;
+    e["sharing_pages_invalidation_rate"] = sharing_rate;
     e["share_of_program_remote_accesses"] =
         c.total_remote ? double(p.remote) / double(c.total_remote) : 0.0;
     e["object_pages"] = p.object_pages;

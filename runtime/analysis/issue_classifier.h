@@ -24,6 +24,7 @@ struct ScoringContext {
   double remote_threshold = 0;
   double false_sharing_threshold = 0;
   double true_sharing_threshold = 0;
+  double sharing_hot_rate = 0;  // invalidations per line and ms (NUMAPERF_SHARING_HOT_RATE)
   symbolize::Symbolizer *symbolizer = nullptr;  // for access sites; may be null
 };
 

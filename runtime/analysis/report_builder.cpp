@@ -130,6 +130,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["false_sharing"] = config.false_sharing_threshold;
   profile.thresholds["true_sharing"] = config.true_sharing_threshold;
   profile.thresholds["sharing_share"] = config.sharing_share;
+  profile.thresholds["sharing_hot_rate"] = config.sharing_hot_rate;
   profile.thresholds["word_detail_writes"] = config.word_detail_writes;
   profile.thresholds["page_detail_remote_accesses"] = config.page_detail_threshold;
 
@@ -162,6 +163,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   context.remote_threshold = config.remote_threshold;
   context.false_sharing_threshold = config.false_sharing_threshold;
   context.true_sharing_threshold = config.true_sharing_threshold;
+  context.sharing_hot_rate = config.sharing_hot_rate;
   context.symbolizer = &symbolizer;
   uint64_t attributed = 0;
   std::vector<ObjectTotals> objects = collectObjectTotals(symbolizer, 4 * config.stack_depth);

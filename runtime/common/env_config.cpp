@@ -98,6 +98,7 @@ RuntimeConfig loadRuntimeConfig() {
   readDouble("NUMAPERF_FALSE_SHARING_THRESHOLD", 0, 1e15, &c.false_sharing_threshold);
   readDouble("NUMAPERF_TRUE_SHARING_THRESHOLD", 0, 1e15, &c.true_sharing_threshold);
   readDouble("NUMAPERF_SHARING_SHARE", 0, 1e6, &c.sharing_share);
+  readDouble("NUMAPERF_SHARING_HOT_RATE", 0, 1e15, &c.sharing_hot_rate);
   readUnsigned("NUMAPERF_WORD_DETAIL_WRITES", 1, 1u << 30, &c.word_detail_writes);
   readUnsigned("NUMAPERF_PAGE_DETAIL_THRESHOLD", 0, 1u << 30, &c.page_detail_threshold);
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);

@@ -26,6 +26,10 @@ struct RuntimeConfig {
   // A page whose invalidations exceed this share of its remote accesses is
   // dominated by sharing (reported as sharing, not remote access).
   double sharing_share = 0.5;
+  // ... when its lines are fought over at least this often: invalidations
+  // per invalidated line and ms. Lines that change hands more rarely are
+  // fetched from memory, on the page's node: remote accesses like others.
+  double sharing_hot_rate = 1.0;
   // Remote accesses a page takes before it gets page, line and word detail.
   uint32_t page_detail_threshold = 0;
   // Writes to a shared line after which word-level detail starts.

@@ -294,7 +294,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
       spreadEvenRemote(d);
-      uint64_t page_remote = 0, page_invalidations = 0;
+      uint64_t page_remote = 0, page_invalidations = 0, lines_invalidated = 0;
       uintptr_t lo = std::max(start, page), hi = std::min(end, page + kPageSize);
       for (uintptr_t line = lo & ~(kLineSize - 1); line < hi; line += kLineSize) {
         unsigned index = unsigned((line >> kLineShift) % kLinesPerPage);
@@ -304,6 +304,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
         if (inv >= 0) {
           // The line's accesses were to this object: all its remote counts too.
           page_invalidations += uint64_t(inv);
+          if (inv > 0) ++lines_invalidated;
           page_remote += takeLineRemote(d->line_remote[index], kLineSize);
         } else if (l && l->words && overlap < kLineSize) {
           // Word detail says the line's traffic belongs to another object.
@@ -312,8 +313,11 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
         }
       }
       out->remote += page_remote;
-      if (double(page_invalidations) > sharing_share * double(page_remote))
+      if (double(page_invalidations) > sharing_share * double(page_remote)) {
         out->remote_in_sharing_pages += page_remote;
+        out->sharing_page_invalidations += page_invalidations;
+        out->sharing_page_lines += lines_invalidated;
+      }
       if (page_state_here) {
         forEachPageThread(*d, [&](uint32_t tag, uint64_t accesses) {
           if (!accesses) return;

@@ -20,6 +20,8 @@ void ObjectProfile::addSite(uintptr_t pc, uint64_t count) {
 void ObjectProfile::merge(const ObjectProfile &o) {
   remote += o.remote;
   remote_in_sharing_pages += o.remote_in_sharing_pages;
+  sharing_page_invalidations += o.sharing_page_invalidations;
+  sharing_page_lines += o.sharing_page_lines;
   invalidations += o.invalidations;
   invalidations_true += o.invalidations_true;
   invalidations_false += o.invalidations_false;

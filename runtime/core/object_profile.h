@@ -43,6 +43,10 @@ struct ObjectProfile {
   // Counts (summed over instances).
   uint64_t remote = 0;                // predicted remote accesses
   uint64_t remote_in_sharing_pages = 0;  // of those, in pages dominated by invalidations
+  // Those pages' invalidations and the lines that had any: how hard each
+  // line was fought over (docs/scores.md, remote_access).
+  uint64_t sharing_page_invalidations = 0;
+  uint64_t sharing_page_lines = 0;
   uint64_t invalidations = 0;
   uint64_t invalidations_true = 0;
   uint64_t invalidations_false = 0;
