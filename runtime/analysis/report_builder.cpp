@@ -103,7 +103,8 @@ void scoreTime(const RuntimeConfig &config, double basis_ms, report::Profile *pr
         "access scores are per ms of the program's own time: " +
         report::formatFixed(prog.score_ms, 1) + " of " + report::formatFixed(basis_ms, 1) +
         " ms, less the " + report::formatFixed(100 * prog.hook_time_share, 1) +
-        "% of the threads' running time measured in numaperf's hooks (NUMAPERF_SCORE_TIME=wall: per wall ms)");
+        "% of the threads' running time measured in numaperf's hooks and allocation tracking "
+        "(NUMAPERF_SCORE_TIME=wall: per wall ms)");
 }
 
 report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,

@@ -15,6 +15,7 @@ std::atomic<uint64_t> g_retired_hook_ticks{0};
 std::atomic<uint64_t> g_retired_gap_ticks{0};
 std::atomic<uint64_t> g_retired_hook_samples{0};
 std::atomic<uint64_t> g_retired_gap_samples{0};
+std::atomic<uint64_t> g_retired_runtime_ticks{0};
 
 }  // namespace
 
@@ -28,7 +29,8 @@ void retireOverheadMeter(OverheadMeter &m) {
   g_retired_gap_ticks.fetch_add(m.gap_ticks, std::memory_order_relaxed);
   g_retired_hook_samples.fetch_add(m.hook_samples, std::memory_order_relaxed);
   g_retired_gap_samples.fetch_add(m.gap_samples, std::memory_order_relaxed);
-  m.hook_ticks = m.gap_ticks = m.hook_samples = m.gap_samples = 0;
+  g_retired_runtime_ticks.fetch_add(m.runtime_ticks, std::memory_order_relaxed);
+  m.hook_ticks = m.gap_ticks = m.hook_samples = m.gap_samples = m.runtime_ticks = 0;
 }
 
 HookTimeEstimate estimateHookTime() {
@@ -37,9 +39,11 @@ HookTimeEstimate estimateHookTime() {
   uint64_t gap_ticks = g_retired_gap_ticks.load(std::memory_order_relaxed);
   uint64_t hook_samples = g_retired_hook_samples.load(std::memory_order_relaxed);
   uint64_t gap_samples = g_retired_gap_samples.load(std::memory_order_relaxed);
+  uint64_t runtime_ticks = g_retired_runtime_ticks.load(std::memory_order_relaxed);
   threadRegistry().forEach([&](const ThreadState &t) {
     hook_ticks += t.meter.hook_ticks;
     gap_ticks += t.meter.gap_ticks;
+    runtime_ticks += t.meter.runtime_ticks;
     hook_samples += t.meter.hook_samples;
     gap_samples += t.meter.gap_samples;
   });
@@ -55,6 +59,7 @@ HookTimeEstimate estimateHookTime() {
   uint64_t samples = std::max(hook_samples, gap_samples);
   e.hook_ms = double(hook_ticks) / ticks_per_ms * double(samples) / double(hook_samples);
   e.own_ms = double(gap_ticks) / ticks_per_ms * double(samples) / double(gap_samples);
+  e.runtime_ms = double(runtime_ticks) / ticks_per_ms;
   e.measured = true;
   return e;
 }

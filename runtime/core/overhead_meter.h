@@ -13,6 +13,7 @@
 // decrement and one branch per call.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -50,6 +51,11 @@ struct OverheadMeter {
   uint64_t hook_samples = 0, gap_samples = 0;
   uint64_t hook_ticks = 0;        // sum of hook sample ticks x period
   uint64_t gap_ticks = 0;         // sum of gap sample ticks x period
+  // The runtime's own work in interceptors (allocation tracking: stack
+  // capture, block records, folding a freed block's counts), every call
+  // timed. It happens between hook calls, so the gaps count it as the
+  // program's; it is taken out of their estimate.
+  uint64_t runtime_ticks = 0;
 
   // The call that took the countdown to zero: returns the start tick when
   // this call is to be timed, 0 when it only closes a gap.
@@ -112,13 +118,35 @@ class SampledTimer {
   uint64_t start_;
 };
 
+// Times the runtime's work in an interceptor, every call (allocations are
+// far rarer than accesses): two cycle-counter reads. No meter, no timing.
+class RuntimeWorkTimer {
+ public:
+  explicit RuntimeWorkTimer(OverheadMeter *m) : meter_(m), start_(m ? readCycleCounter() : 0) {}
+  ~RuntimeWorkTimer() {
+    if (meter_) meter_->runtime_ticks += readCycleCounter() - start_;
+  }
+  RuntimeWorkTimer(const RuntimeWorkTimer &) = delete;
+  RuntimeWorkTimer &operator=(const RuntimeWorkTimer &) = delete;
+
+ private:
+  OverheadMeter *meter_;
+  uint64_t start_;
+};
+
 // The run's measured hook time, for the report.
 struct HookTimeEstimate {
   bool measured = false;  // a cycle counter exists and both kinds of samples were taken
   double hook_ms = 0;     // estimated time in hooks, all threads
-  double own_ms = 0;      // estimated time between hooks (the program's own), all threads
+  double own_ms = 0;      // estimated time between hooks, all threads
+  double runtime_ms = 0;  // of own_ms, the runtime's work in interceptors (measured)
   uint64_t samples = 0;
-  double hookShare() const { return hook_ms + own_ms > 0 ? hook_ms / (hook_ms + own_ms) : 0; }
+  // The profiler's share of the threads' running time: the hooks, and its
+  // work between them (never more than the gaps' whole estimate).
+  double hookShare() const {
+    const double total = hook_ms + own_ms;
+    return total > 0 ? (hook_ms + std::min(runtime_ms, own_ms)) / total : 0;
+  }
 };
 
 // Adds an exiting thread's meter to the run's totals (and empties it).

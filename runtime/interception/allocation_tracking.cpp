@@ -3,6 +3,7 @@
 #include "core/mapping_registry.h"
 #include "core/object_fold.h"
 #include "core/object_registry.h"
+#include "core/overhead_meter.h"
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
 #include "core/stack_store.h"
@@ -37,6 +38,12 @@ StackRecord *captureAllocationSite(size_t size) {
   return site;
 }
 
+// The calling thread's meter, for the time of the runtime's work here.
+OverheadMeter *meterOfCaller() {
+  ThreadState *t = ThreadRegistry::current();
+  return t ? &t->meter : nullptr;
+}
+
 // The retiring thread's own buffered counts belong to what it retires.
 void flushOwnReads() {
   if (ThreadState *t = ThreadRegistry::current()) flushThreadCounts(*t);
@@ -46,16 +53,19 @@ void flushOwnReads() {
 
 void recordAllocation(void *p, size_t size) {
   RuntimeScope scope;
+  RuntimeWorkTimer timer(meterOfCaller());
   objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
 }
 
 void recordMapping(void *p, size_t size) {
   RuntimeScope scope;
+  RuntimeWorkTimer timer(meterOfCaller());
   mappingRegistry().add(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
 }
 
 void retireMapping(void *p, size_t size) {
   RuntimeScope scope;
+  RuntimeWorkTimer timer(meterOfCaller());
   flushOwnReads();
   mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
@@ -66,17 +76,22 @@ void afterFree(void *p, uint64_t size) {
   constexpr uint64_t kOwnMappingCheckBytes = 16 * 1024;
   if (size < kOwnMappingCheckBytes) return;
   RuntimeScope scope;
+  RuntimeWorkTimer timer(meterOfCaller());
   forgetReleasedEdgePages(reinterpret_cast<uintptr_t>(p), size);
 }
 
 void afterMove(void *old, uint64_t size) {
-  RuntimeScope scope;
-  forgetWholePages(reinterpret_cast<uintptr_t>(old), size);
+  {
+    RuntimeScope scope;
+    RuntimeWorkTimer timer(meterOfCaller());  // afterFree times itself
+    forgetWholePages(reinterpret_cast<uintptr_t>(old), size);
+  }
   afterFree(old, size);
 }
 
 uint64_t retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
+  RuntimeWorkTimer timer(meterOfCaller());
   flushOwnReads();
   uint64_t size = 0;
   objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages, &size);

@@ -97,3 +97,29 @@ TEST(OverheadMeter, NativeEquivalentTimeUsesTheMeasuredShare) {
   e.own_ms = 0;
   EXPECT_NEAR(nativeEquivalentMs(2000, e), 2, 1e-9);  // floor: a thousandth
 }
+
+// The runtime's work between hook calls (allocation tracking) is part of
+// the gaps' estimate, and is the profiler's time, not the program's.
+TEST(OverheadMeter, RuntimeWorkBetweenHooksIsNotTheProgramsTime) {
+  HookTimeEstimate e;
+  e.measured = true;
+  e.hook_ms = 600;
+  e.own_ms = 400;
+  e.runtime_ms = 100;
+  EXPECT_NEAR(e.hookShare(), 0.7, 1e-12);
+  EXPECT_NEAR(nativeEquivalentMs(1000, e), 300, 1e-9);
+  e.runtime_ms = 1000;  // more than the gaps' estimate: all of it, no more
+  EXPECT_NEAR(e.hookShare(), 1.0, 1e-12);
+}
+
+TEST(OverheadMeter, RuntimeWorkTimerAddsItsCallsTicks) {
+  if (!haveCycleCounter()) GTEST_SKIP() << "no cycle counter on this architecture";
+  OverheadMeter m;
+  {
+    RuntimeWorkTimer timer(&m);
+    spinTicks(50000);
+  }
+  EXPECT_GE(m.runtime_ticks, 50000u);
+  EXPECT_EQ(m.hook_samples + m.gap_samples, 0u);  // the sampling is left alone
+  { RuntimeWorkTimer no_meter(nullptr); }         // no thread state: nothing timed
+}
