@@ -53,10 +53,12 @@ struct ProgramInfo {
   int64_t pid = 0;
   double wall_ms = 0;
   // The ms that access scores are per (docs/scores.md): the wall (or
-  // profiled) time less the time measured in numaperf's hooks, so that the
-  // profiler's own cost does not lower the scores.
+  // profiled) time less the time measured in numaperf's hooks and
+  // allocation tracking, so that the profiler's own cost does not lower the
+  // scores.
   double score_ms = 0;
-  // Share of the threads' running time measured in the hooks; -1 = not measured.
+  // Share of the threads' running time measured in the hooks and allocation
+  // tracking; -1 = not measured.
   double hook_time_share = -1;
   uint64_t threads = 0;         // threads that ever ran, main included
   uint64_t total_accesses = 0;  // instrumented accesses of all threads
