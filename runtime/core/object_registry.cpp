@@ -93,10 +93,12 @@ void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) 
   ++s.size;
 }
 
-bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size) {
+bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size,
+                                void (*before_fold)(uintptr_t start, uint64_t size)) {
   HeapObject found;
   if (small_.take(start, &found)) {
     if (size) *size = found.size;
+    if (before_fold) before_fold(found.start, found.size);
     fold(found, forget_pages);
     return true;
   }
@@ -123,6 +125,7 @@ bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *si
     --s.size;
   }
   if (size) *size = found.size;
+  if (before_fold) before_fold(found.start, found.size);
   fold(found, forget_pages);
   return true;
 }

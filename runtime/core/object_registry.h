@@ -40,7 +40,10 @@ class ObjectRegistry {
   // returns true; false when the address was never tracked. With
   // `forget_pages`, pages lying wholly inside the block lose their first
   // toucher (see object_fold.h). `size`, when given, gets the block's size.
-  bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr);
+  // `before_fold`, when given, is called with the block's range first (the
+  // caller's buffered counts for it must reach shadow memory).
+  bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr,
+                  void (*before_fold)(uintptr_t start, uint64_t size) = nullptr);
   // Size of a tracked block, or 0.
   uint64_t heapSize(uintptr_t start);
 

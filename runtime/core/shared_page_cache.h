@@ -113,6 +113,8 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
 // for another thread (thread exit). Only the owning thread may call this,
 // except at report time (slots are never unmapped, so that race is benign).
 void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release = false);
+// Adds the counts buffered for the page `d`, if the cache holds it.
+void flushSharedPageSlot(SharedPageCache &cache, uint32_t tag, const PageDetail *d);
 
 // Around fork: the pool of released slot arrays.
 void sharedPageCacheLockAll();

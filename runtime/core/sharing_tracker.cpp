@@ -765,15 +765,19 @@ bool considerGrowing(SharedPageCache &c, uint32_t tag, const PageDetail *d) {
   return true;
 }
 
+// Two-way set associative on the detail's address (details are 2 KiB
+// blocks of the internal allocator, so neighbours land in different sets).
+inline unsigned setOf(const SharedPageCache &c, const PageDetail *d) {
+  return unsigned(reinterpret_cast<uintptr_t>(d) >> 11) & c.set_mask;
+}
+
 SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
   if (__builtin_expect(c.slots == nullptr, 0)) {
     SharedPageSlot *slots = takeSlots(kSharedPageSlots);
     if (!slots) return nullptr;
     useSlots(c, slots);
   }
-  // Two-way set associative on the detail's address (details are 2 KiB
-  // blocks of the internal allocator, so neighbours land in different sets).
-  unsigned set = unsigned(reinterpret_cast<uintptr_t>(d) >> 11) & c.set_mask;
+  unsigned set = setOf(c, d);
   SharedPageSlot *way = &c.slots[2 * set];
   SharedPageSlot *s;
   if (way[0].page == d) {
@@ -1075,6 +1079,13 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
   *accesses = total;
   *remote = is_remote ? total : 0;
   return done;
+}
+
+void flushSharedPageSlot(SharedPageCache &cache, uint32_t tag, const PageDetail *d) {
+  if (!cache.slots) return;
+  SharedPageSlot *way = &cache.slots[2 * setOf(cache, d)];
+  for (unsigned i = 0; i < 2; ++i)
+    if (way[i].page == d) flushSlot(way[i], tag);
 }
 
 void sharedPageCacheLockAll() { g_slot_pool.lock.lock(); }

@@ -1,6 +1,9 @@
 #include "core/thread_registry.h"
 
 #include "common/internal_alloc.h"
+#include "core/fast_page.h"
+#include "core/shadow_memory.h"
+#include "core/shared_page_cache.h"
 #include "core/stack_store.h"
 
 #include <ctime>
@@ -20,6 +23,27 @@ uint64_t monotonicNanos() {
 void flushThreadCounts(ThreadState &t, bool release) {
   flushThreadPrivateCounts(t);
   flushSharedPageCache(t.page_cache, t.owner_tag, release);
+}
+
+void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end) {
+  // A block of a few pages has its pages looked up one by one; beyond
+  // that, flushing the whole cache (up to 512 slots) is cheaper.
+  constexpr uintptr_t kPagesLookedUp = 8;
+  if (end <= start) return;
+  const uintptr_t first = start >> kPageShift, last = (end - 1) >> kPageShift;
+  if (last - first >= kPagesLookedUp) {
+    flushThreadCounts(t);
+    return;
+  }
+  ShadowMemory &shadow = shadowMemory();
+  for (uintptr_t page = first; page <= last; ++page) {
+    PageEntry *e = shadow.entryFor(page << kPageShift);
+    if (!e) continue;
+    for (unsigned way = 0; way < kFastPageWays; ++way)
+      if (t.fast.entry[way] == e) flushFastWay(t, way);
+    if (PageDetail *d = e->detail.load(std::memory_order_acquire))
+      flushSharedPageSlot(t.page_cache, t.owner_tag, d);
+  }
 }
 
 void flushAllocationCounts(ThreadState &t) {

@@ -167,6 +167,10 @@ uint64_t monotonicNanos();
 // Adds the thread's buffered counts (private page, shared-page cache) to
 // shadow memory. `release`: the thread is exiting, free its cache.
 void flushThreadCounts(ThreadState &t, bool release = false);
+// Only the counts the thread buffers for the pages of [start, end) (every
+// count when the range spans many pages): what must reach shadow memory
+// before the object there is folded.
+void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end);
 // Adds the objects the thread allocated from its last allocation site to the
 // site's record (at thread exit and when the report starts).
 void flushAllocationCounts(ThreadState &t);

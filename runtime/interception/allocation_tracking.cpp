@@ -44,9 +44,10 @@ OverheadMeter *meterOfCaller() {
   return t ? &t->meter : nullptr;
 }
 
-// The retiring thread's own buffered counts belong to what it retires.
-void flushOwnReads() {
-  if (ThreadState *t = ThreadRegistry::current()) flushThreadCounts(*t);
+// The retiring thread's own buffered counts for [start, start + size)
+// belong to what it retires.
+void flushOwnCounts(uintptr_t start, uint64_t size) {
+  if (ThreadState *t = ThreadRegistry::current()) flushThreadCountsIn(*t, start, start + size);
 }
 
 }  // namespace
@@ -66,7 +67,7 @@ void recordMapping(void *p, size_t size) {
 void retireMapping(void *p, size_t size) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
-  flushOwnReads();
+  flushOwnCounts(reinterpret_cast<uintptr_t>(p), size);
   mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
 
@@ -92,9 +93,9 @@ void afterMove(void *old, uint64_t size) {
 uint64_t retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
-  flushOwnReads();
   uint64_t size = 0;
-  objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages, &size);
+  objectRegistry().removeHeap(reinterpret_cast<uintptr_t>(p), forget_pages, &size,
+                              flushOwnCounts);
   return size;
 }
 

@@ -2,6 +2,7 @@
 #include "core/shadow_memory.h"
 #include "core/shared_page_cache.h"
 #include "core/sharing_tracker.h"
+#include "core/thread_registry.h"
 
 #include <gtest/gtest.h>
 
@@ -674,4 +675,25 @@ TEST_F(SharingTest, AReadersRangesCountLikeTheirElements) {
   EXPECT_EQ(got.invalidations, want.invalidations);
   EXPECT_EQ(got.invalidations_true, want.invalidations_true);
   EXPECT_EQ(got.invalidations_false, want.invalidations_false);
+}
+
+// A thread freeing a block hands over what it buffered for the block's pages
+// (they are folded next), and keeps buffering the rest; a block of many
+// pages flushes everything.
+TEST_F(SharingTest, AFreedBlocksPagesAreFlushedAlone) {
+  ThreadState t;
+  t.owner_tag = 2;
+  PageDetail *in = detail, *out = referenceDetail();
+  ASSERT_NE(out, nullptr);
+  for (int i = 0; i < 3; ++i)
+    countSharedAccess(t.page_cache, 2, in, base, lineWordMask(0, 8), false, true, 0);
+  for (int i = 0; i < 5; ++i)
+    countSharedAccess(t.page_cache, 2, out, base + 2 * kPageSize, lineWordMask(0, 8), false, true,
+                      0);
+  flushThreadCountsIn(t, base + 64, base + 128);
+  EXPECT_EQ(pageThreadAccesses(*in, 2), 3u);
+  EXPECT_EQ(pageThreadAccesses(*out, 2), 0u);  // still in the thread's cache
+  flushThreadCountsIn(t, base, base + 64 * kPageSize);
+  EXPECT_EQ(pageThreadAccesses(*out, 2), 5u);
+  flushSharedPageCache(t.page_cache, 2, true);
 }
