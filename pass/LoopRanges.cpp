@@ -228,7 +228,7 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     // Widen first: BTC + 1 may not fit the induction variable's type.
     const SCEV *Count =
         SE.getAddExpr(SE.getZeroExtendExpr(BTC, Int64Ty), SE.getOne(Int64Ty));
-    Found.push_back({I, L, Start, Stride, Count});
+    Found.push_back({I, L, Start, Stride, Count, {}, false});
   }
   if (Found.empty())
     return;
