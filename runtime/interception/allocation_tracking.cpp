@@ -4,6 +4,7 @@
 #include "core/object_fold.h"
 #include "core/object_registry.h"
 #include "core/overhead_meter.h"
+#include "core/profiling_switch.h"
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
 #include "core/stack_store.h"
@@ -38,8 +39,11 @@ StackRecord *captureAllocationSite(size_t size) {
   return site;
 }
 
-// The calling thread's meter, for the time of the runtime's work here.
+// The calling thread's meter, for the time of the runtime's work here; none
+// while profiling is off: no gap is measured then to take it out of, and a
+// program that allocates a lot should not pay the timing.
 OverheadMeter *meterOfCaller() {
+  if (!profilingSwitchedOn()) return nullptr;
   ThreadState *t = ThreadRegistry::current();
   return t ? &t->meter : nullptr;
 }
