@@ -99,15 +99,18 @@ bool BlockMap::take(uintptr_t start, HeapObject *out) {
   if (start & 15) return false;
   std::atomic<uint64_t> *e = entryFor(start);
   if (!e) return false;
-  uint64_t old = e->load(std::memory_order_relaxed);
-  const uint64_t half = (start & 16) ? kHalf : 0;
-  while (old && (old & kHalf) == half) {
-    if (e->compare_exchange_weak(old, 0, std::memory_order_relaxed)) {
-      *out = decode(old, start >> kGranuleShift);
-      return true;
-    }
-  }
-  return false;
+  // A plain load and store, no compare-and-swap: a locked instruction per
+  // free would keep the program's next cache misses from overlapping this
+  // one (a program freeing a linked structure runs at the speed of its
+  // misses). Only this block's free writes a present entry for this start
+  // (its malloc is done, and no other block can be given the granule before
+  // the free reaches the allocator); an insert racing for the granule's
+  // other half sees the entry and is refused, or sees it gone.
+  const uint64_t old = e->load(std::memory_order_relaxed);
+  if (!old || (old & kHalf) != ((start & 16) ? kHalf : 0)) return false;
+  e->store(0, std::memory_order_relaxed);
+  *out = decode(old, start >> kGranuleShift);
+  return true;
 }
 
 bool BlockMap::find(uintptr_t start, HeapObject *out) const {

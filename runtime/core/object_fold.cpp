@@ -239,10 +239,13 @@ bool untouchedPages(ShadowMemory &shadow, uintptr_t start, uintptr_t end) {
 
 }  // namespace
 
+bool nothingTouched() {
+  const ShadowMemory &shadow = shadowMemory();
+  return !shadow.ready() || !shadow.anyClaimed();
+}
+
 bool rangeUntouched(uintptr_t start, uintptr_t end) {
-  ShadowMemory &shadow = shadowMemory();
-  return !shadow.ready() || end <= start || !shadow.anyClaimed() ||
-         untouchedPages(shadow, start, end);
+  return end <= start || nothingTouched() || untouchedPages(shadowMemory(), start, end);
 }
 
 namespace {

@@ -21,6 +21,10 @@ namespace numaperf {
 // a placement problem (they still count in the totals).
 void setSharingDominanceShare(double share);
 
+// Whether no hook ever counted anything anywhere (always so while profiling
+// has not been on yet): nothing to fold, flush or forget.
+bool nothingTouched();
+
 // Whether no hook ever counted anything on the range's pages (or it was
 // taken since): no first toucher, no counts, no detail. The common case for
 // blocks freed while profiling is off or never touched by instrumented

@@ -185,6 +185,9 @@ void ObjectRegistry::removeGlobal(uintptr_t start) {
 }
 
 void ObjectRegistry::foldAll() {
+  // A run that never profiled (NUMAPERF_ACTIVE=0 throughout) would walk
+  // every live block for nothing.
+  if (nothingTouched()) return;
   small_.forEach([](const HeapObject &o) { fold(o, false); });
   for (Shard &s : shards_) {
     SpinLockGuard guard(s.lock);

@@ -255,7 +255,11 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
   }
   if (line.words && noteWords(line, words, tag, is_write)) changed = true;
   if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
-  if (changed) line.version.fetch_add(1, std::memory_order_release);
+  // Every writer of the version holds the line's lock: a plain increment,
+  // not a second locked instruction per access on lines threads fight over.
+  if (changed)
+    line.version.store(line.version.load(std::memory_order_relaxed) + 1,
+                       std::memory_order_release);
   if (slot) rememberLine(*slot, index, line, tag, words, kept_noted);
   return counted_remote;
 }

@@ -29,7 +29,9 @@ void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end) {
   // A block of a few pages has its pages looked up one by one; beyond
   // that, flushing the whole cache (up to 512 slots) is cheaper.
   constexpr uintptr_t kPagesLookedUp = 8;
-  if (end <= start) return;
+  // While no hook has counted anything (profiling not on yet) there is
+  // nothing to flush, and looking would read a shadow entry per free.
+  if (end <= start || !shadowMemory().anyClaimed()) return;
   const uintptr_t first = start >> kPageShift, last = (end - 1) >> kPageShift;
   if (last - first >= kPagesLookedUp) {
     flushThreadCounts(t);

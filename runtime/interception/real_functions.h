@@ -10,11 +10,17 @@
 
 namespace numaperf {
 
+// The first seven entries, the ones a program may call millions of times,
+// share one cache line with the resolution state (real_functions.cpp): a
+// program that takes a lock or allocates per cache miss feels every further
+// line an interceptor reads.
 struct RealFunctions {
   void *(*malloc)(size_t) = nullptr;
+  void (*free)(void *) = nullptr;
+  int (*pthread_mutex_lock)(pthread_mutex_t *) = nullptr;
+  int (*pthread_mutex_trylock)(pthread_mutex_t *) = nullptr;
   void *(*calloc)(size_t, size_t) = nullptr;
   void *(*realloc)(void *, size_t) = nullptr;
-  void (*free)(void *) = nullptr;
   int (*posix_memalign)(void **, size_t, size_t) = nullptr;
   void *(*aligned_alloc)(size_t, size_t) = nullptr;
   void *(*memalign)(size_t, size_t) = nullptr;
@@ -24,8 +30,6 @@ struct RealFunctions {
                         void *) = nullptr;
   // Synchronisation (interception/sync_interceptors.cpp). The clock* variants
   // are null on a libc without them.
-  int (*pthread_mutex_lock)(pthread_mutex_t *) = nullptr;
-  int (*pthread_mutex_trylock)(pthread_mutex_t *) = nullptr;
   int (*pthread_mutex_timedlock)(pthread_mutex_t *, const timespec *) = nullptr;
   int (*pthread_mutex_clocklock)(pthread_mutex_t *, clockid_t, const timespec *) = nullptr;
   int (*pthread_spin_lock)(pthread_spinlock_t *) = nullptr;
