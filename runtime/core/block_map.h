@@ -2,8 +2,8 @@
 // blocks, the ones malloc and new hand out millions of times. One 8-byte
 // entry per 32-byte granule of the address space, in flat chunks reserved
 // without committing memory, so that
-//  - recording and retiring a block is one store and one compare-and-swap,
-//    with no lock and no hash: every malloc and free of the program comes
+//  - recording a block is one store and retiring it a load and a store,
+//    with no lock, no hash and no locked instruction: every malloc and free of the program comes
 //    here, also with profiling off (issue 10's "within 5%");
 //  - blocks allocated one after another have neighbouring entries (a cache
 //    line of entries covers 256 bytes of heap) instead of one cache miss
