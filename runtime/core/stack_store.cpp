@@ -31,8 +31,7 @@ uint64_t hashFrames(const uintptr_t *frames, uint32_t depth) {
 
 bool sameStack(const StackRecord *r, uint64_t hash, const uintptr_t *frames,
                uint32_t depth) {
-  return r->hash == hash && r->depth == depth &&
-         memcmp(r->frames, frames, depth * sizeof(uintptr_t)) == 0;
+  return r->hash == hash && r->matches(frames, depth);
 }
 
 }  // namespace

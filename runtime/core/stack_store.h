@@ -24,6 +24,13 @@ struct StackRecord {
 
   // Counts `n` objects allocated here, the largest of `size` bytes.
   void noteAllocations(uint64_t n, uint64_t size);
+  // Whether this is the record of exactly that stack.
+  bool matches(const uintptr_t *stack, uint32_t stack_depth) const {
+    if (depth != stack_depth) return false;
+    for (uint32_t i = 0; i < stack_depth; ++i)
+      if (frames[i] != stack[i]) return false;
+    return true;
+  }
 };
 
 class StackStore {

@@ -19,11 +19,18 @@ bool shouldTrackAllocations() {
 namespace {
 
 // The allocation site of the object being created: the caller's stack.
+// A thread allocating from the same site again (a loop of `new`) finds it
+// by comparing the frames with that site's, without hashing them and
+// searching the store: with profiling off this path is what a program that
+// allocates per cache miss pays on each allocation (docs/benchmarks.md,
+// "Interceptor cost").
 StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
   uint32_t depth = captureStack(frames, runtimeConfig().stack_depth, t ? t->stack_high : 0);
-  StackRecord *site = stackStore().intern(frames, depth);
+  StackRecord *site = t && t->alloc_site && t->alloc_site->matches(frames, depth)
+                          ? t->alloc_site
+                          : stackStore().intern(frames, depth);
   if (!site) return nullptr;
   if (!t) {
     site->noteAllocations(1, size);

@@ -49,3 +49,21 @@ TEST(StackStore, AllocationTotals) {
   EXPECT_EQ(r->instances.load(), 3u);
   EXPECT_EQ(r->max_size.load(), 300u);
 }
+
+// The allocation interceptor reuses a thread's last site when the frames
+// match it (allocation_tracking.cpp): a match must be exact, prefix and
+// extension included.
+TEST(StackStore, RecordMatchesOnlyItsOwnStack) {
+  StackStore store;
+  uintptr_t a[3] = {1, 2, 3};
+  StackRecord *r = store.intern(a, 3);
+  uintptr_t same[3] = {1, 2, 3}, outer_differs[3] = {1, 2, 9}, longer[4] = {1, 2, 3, 4};
+  EXPECT_TRUE(r->matches(same, 3));
+  EXPECT_FALSE(r->matches(outer_differs, 3));
+  EXPECT_FALSE(r->matches(same, 2));
+  EXPECT_FALSE(r->matches(longer, 4));
+  uintptr_t none[1] = {0};
+  StackRecord *empty = store.intern(none, 0);
+  EXPECT_TRUE(empty->matches(none, 0));
+  EXPECT_FALSE(empty->matches(a, 1));
+}
