@@ -83,10 +83,13 @@ bool BlockMap::insert(uintptr_t start, uint64_t size, StackRecord *site) {
   if (!chunk) return false;
   const uint64_t i = granule & (kEntriesPerChunk - 1);
   std::atomic<uint64_t> &e = chunk->entries[i];
-  uint64_t old = e.load(std::memory_order_relaxed);
-  // Only the block's own malloc and free write its entry, so the one race
-  // is with a block at the granule's other half (not glibc's): refuse it.
-  if (old && ((old ^ v) & kHalf)) return false;
+  if (!spaced_.load(std::memory_order_relaxed)) {
+    // Only the block's own malloc and free write its entry, so the one race
+    // is with a live block at the granule's other half (an allocator that
+    // packs blocks 16 bytes apart): refuse it.
+    const uint64_t old = e.load(std::memory_order_relaxed);
+    if (old && ((old ^ v) & kHalf)) return false;
+  }
   e.store(v, std::memory_order_relaxed);
   // Mark the page of entries for forEach (a read, and a write once per page).
   std::atomic<uint64_t> &w = chunk->written[i / kEntriesPerPage / 64];

@@ -42,6 +42,12 @@ class BlockMap {
   // address space for its chunk cannot be reserved. A block recorded at the
   // same start before (its free was missed) is replaced.
   bool insert(uintptr_t start, uint64_t size, StackRecord *site);
+  // Called with true when the allocator is known to start live blocks at
+  // least 32 bytes apart (glibc's): a block recorded in the same granule is
+  // then dead (its free was missed) and insert overwrites it without reading
+  // it first. That read is a cache miss per malloc when the allocator hands
+  // out recycled blocks in scattered order, and the program waits for it.
+  void setSpacedAllocator(bool spaced) { spaced_.store(spaced, std::memory_order_relaxed); }
   // Removes the block starting at `start` into `*out`; false if absent.
   bool take(uintptr_t start, HeapObject *out);
   // The block starting at `start`, left in place; false if absent.
@@ -84,6 +90,7 @@ class BlockMap {
   // kChunks chunk pointers, reserved on the first insert.
   std::atomic<std::atomic<Chunk *> *> directory_{nullptr};
   std::atomic<Chunk *> chunks_{nullptr};
+  std::atomic<bool> spaced_{false};  // set once at start-up, read racily
 };
 
 template <typename Fn>

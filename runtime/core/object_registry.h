@@ -36,6 +36,8 @@ struct GlobalObject {
 class ObjectRegistry {
  public:
   void addHeap(uintptr_t start, uint64_t size, StackRecord *site);
+  // See BlockMap::setSpacedAllocator.
+  void setSpacedAllocator(bool spaced) { small_.setSpacedAllocator(spaced); }
   // Removes the block starting at `start`, folds its counts into its site and
   // returns true; false when the address was never tracked. With
   // `forget_pages`, pages lying wholly inside the block lose their first

@@ -6,6 +6,7 @@
 #include "common/memory_budget.h"
 #include "common/stderr_identity.h"
 #include "core/fork_safety.h"
+#include "core/object_registry.h"
 #include "core/object_fold.h"
 #include "core/overhead_meter.h"
 #include "core/profiling_switch.h"
@@ -59,6 +60,7 @@ bool initialize() {
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
+  objectRegistry().setSpacedAllocator(realMallocIsGlibc());
   installForkHandlers();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();

@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <cstddef>
+#include <cstdint>
 #include <dlfcn.h>
 #include <sched.h>
 #include <unistd.h>
@@ -93,5 +94,16 @@ bool resolveRealFunctions() {
 }
 
 const RealFunctions &real() { return g_resolved.functions; }
+
+bool realMallocIsGlibc() {
+#if defined(__GLIBC__) && UINTPTR_MAX > 0xffffffffu
+  // glibc exports its malloc under this name too; a malloc interposed after
+  // numaperf (jemalloc, tcmalloc...) is another function.
+  void *libc_malloc = dlsym(RTLD_NEXT, "__libc_malloc");
+  return libc_malloc && reinterpret_cast<void *>(g_resolved.functions.malloc) == libc_malloc;
+#else
+  return false;
+#endif
+}
 
 }  // namespace numaperf

@@ -60,5 +60,8 @@ struct RealFunctions {
 // must then use the bootstrap arena).
 bool resolveRealFunctions();
 const RealFunctions &real();
+// Whether the real malloc is glibc's, whose live blocks start at least 32
+// bytes apart (MINSIZE on 64-bit).
+bool realMallocIsGlibc();
 
 }  // namespace numaperf

@@ -105,3 +105,20 @@ TEST(BlockMap, ThreadsRecordAndRetireTheirOwnBlocks) {
   for (auto &t : threads) t.join();
   EXPECT_EQ(map.count(), uint64_t(kThreads * kBlocks / 2));
 }
+
+// With an allocator that starts live blocks 32 bytes apart (glibc), a block
+// recorded in the granule is dead when another starts there: the insert
+// overwrites it without reading it (block_map.h, setSpacedAllocator).
+TEST(BlockMap, ASpacedAllocatorsNewBlockReplacesTheGranulesOldOne) {
+  BlockMap map;
+  map.setSpacedAllocator(true);
+  const uintptr_t base = uintptr_t(1) << 41;
+  ASSERT_TRUE(map.insert(base, 16, fakeSite(1)));       // its free was missed
+  ASSERT_TRUE(map.insert(base + 16, 32, fakeSite(2)));  // the granule's new block
+  HeapObject o;
+  EXPECT_FALSE(map.find(base, &o));
+  ASSERT_TRUE(map.find(base + 16, &o));
+  EXPECT_EQ(o.size, 32u);
+  EXPECT_EQ(o.site, fakeSite(2));
+  EXPECT_EQ(map.count(), 1u);
+}
