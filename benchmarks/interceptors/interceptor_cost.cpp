@@ -65,6 +65,12 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: interceptor_cost alloc|lock|load [ops=N] [table_mib=M] [reps=R]\n");
     return 2;
   }
+  for (int i = 2; i < argc; ++i)
+    if (strncmp(argv[i], "ops=", 4) != 0 && strncmp(argv[i], "table_mib=", 10) != 0 &&
+        strncmp(argv[i], "reps=", 5) != 0) {
+      fprintf(stderr, "interceptor_cost: unknown argument %s (ops=, table_mib=, reps=)\n", argv[i]);
+      return 2;
+    }
   const long ops = argOf(argc, argv, "ops", 1000000);
   const long table_mib = argOf(argc, argv, "table_mib", 64);
   const long reps = argOf(argc, argv, "reps", 5);

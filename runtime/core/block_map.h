@@ -3,8 +3,9 @@
 // entry per 32-byte granule of the address space, in flat chunks reserved
 // without committing memory, so that
 //  - recording a block is one store and retiring it a load and a store,
-//    with no lock, no hash and no locked instruction: every malloc and free of the program comes
-//    here, also with profiling off (issue 10's "within 5%");
+//    with no lock, no hash and no locked instruction: every malloc and
+//    free of the program comes here, also with profiling off (issue 10's
+//    "within 5%");
 //  - blocks allocated one after another have neighbouring entries (a cache
 //    line of entries covers 256 bytes of heap) instead of one cache miss
 //    each in a table of every live block;
