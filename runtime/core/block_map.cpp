@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "core/block_map.h"
 
 #include "common/internal_alloc.h"
@@ -20,14 +21,14 @@ BlockMap::~BlockMap() {
     releaseAddressSpace(directory, kChunks * sizeof(*directory));
 }
 
-uint64_t BlockMap::encode(uintptr_t start, uint64_t size, StackRecord *site) {
+NUMAPERF_HOT_PATH uint64_t BlockMap::encode(uintptr_t start, uint64_t size, StackRecord *site) {
   const auto s = reinterpret_cast<uintptr_t>(site);
   if ((start & 15) || size > kMaxSize || (s & 15) || (s >> kAddressBits)) return 0;
   return kPresent | ((start & 16) ? kHalf : 0) | (uint64_t(s >> 4) << 2) |
          (size << (2 + kSiteBits));
 }
 
-HeapObject BlockMap::decode(uint64_t entry, uintptr_t granule) {
+NUMAPERF_HOT_PATH HeapObject BlockMap::decode(uint64_t entry, uintptr_t granule) {
   HeapObject o;
   o.start = (granule << kGranuleShift) | ((entry & kHalf) ? 16 : 0);
   o.site = reinterpret_cast<StackRecord *>(((entry >> 2) & ((uint64_t(1) << kSiteBits) - 1)) << 4);
@@ -35,7 +36,7 @@ HeapObject BlockMap::decode(uint64_t entry, uintptr_t granule) {
   return o;
 }
 
-BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
+NUMAPERF_HOT_PATH BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
   const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
   if (index >= kChunks) return nullptr;
   auto *directory = directory_.load(std::memory_order_acquire);
@@ -66,7 +67,7 @@ BlockMap::Chunk *BlockMap::chunkFor(uintptr_t granule, bool create) {
   return fresh;
 }
 
-std::atomic<uint64_t> *BlockMap::entryFor(uintptr_t start) const {
+NUMAPERF_HOT_PATH std::atomic<uint64_t> *BlockMap::entryFor(uintptr_t start) const {
   const uintptr_t granule = start >> kGranuleShift;
   const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
   auto *directory = directory_.load(std::memory_order_acquire);
@@ -75,7 +76,7 @@ std::atomic<uint64_t> *BlockMap::entryFor(uintptr_t start) const {
   return chunk ? &chunk->entries[granule & (kEntriesPerChunk - 1)] : nullptr;
 }
 
-bool BlockMap::insert(uintptr_t start, uint64_t size, StackRecord *site) {
+NUMAPERF_HOT_PATH bool BlockMap::insert(uintptr_t start, uint64_t size, StackRecord *site) {
   const uint64_t v = encode(start, size, site);
   if (!v) return false;
   const uintptr_t granule = start >> kGranuleShift;
@@ -98,7 +99,7 @@ bool BlockMap::insert(uintptr_t start, uint64_t size, StackRecord *site) {
   return true;
 }
 
-bool BlockMap::take(uintptr_t start, HeapObject *out) {
+NUMAPERF_HOT_PATH bool BlockMap::take(uintptr_t start, HeapObject *out) {
   if (start & 15) return false;
   std::atomic<uint64_t> *e = entryFor(start);
   if (!e) return false;

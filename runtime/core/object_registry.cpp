@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "core/object_registry.h"
 
 #include "common/internal_alloc.h"
@@ -75,7 +76,7 @@ void ObjectRegistry::prefetch(Shard &s, uint64_t hash) {
   if (slots && capacity) __builtin_prefetch(&slots[slotOf(hash, capacity)], 1);
 }
 
-void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
+NUMAPERF_HOT_PATH void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
   if (!start || small_.insert(start, size, site)) return;
   const uint64_t hash = hashOf(start);
   Shard &s = shards_[hash % kShards];
@@ -93,7 +94,7 @@ void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) 
   ++s.size;
 }
 
-bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size,
+NUMAPERF_HOT_PATH bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size,
                                 void (*before_fold)(uintptr_t start, uint64_t size)) {
   HeapObject found;
   if (small_.take(start, &found)) {
@@ -150,7 +151,7 @@ void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumul
 
 }  // namespace
 
-void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) {
+NUMAPERF_HOT_PATH void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) {
   foldRange(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr);
 }
 

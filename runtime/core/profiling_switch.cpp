@@ -3,6 +3,7 @@
 #include "numaperf/hook_abi.h"
 
 #include "common/env_config.h"
+#include "common/hot_path.h"
 #include "common/internal_alloc.h"
 #include "common/log.h"
 #include "core/thread_registry.h"
@@ -18,6 +19,9 @@
 // symbols of the static core library are not exported from the runtime.
 
 namespace numaperf {
+
+NUMAPERF_HOT_DATA std::atomic<uint8_t> g_switch_mirror{1};
+
 namespace {
 
 // State word: the user's switch, the forced-off bit, open listed regions.
@@ -54,12 +58,23 @@ void logFlip(uint8_t on) {
   g_flips[i].done.store(true, std::memory_order_release);
 }
 
+// The runtime's own copy of the flag (see profilingSwitchedOn). Set after
+// the flag; a writer that sees the flag change under it sets it again, so
+// the last copy written is the flag's last value.
+void mirrorFlag() {
+  for (;;) {
+    uint8_t v = __atomic_load_n(&__numaperf_active, __ATOMIC_SEQ_CST);
+    g_switch_mirror.store(v, std::memory_order_seq_cst);
+    if (__atomic_load_n(&__numaperf_active, __ATOMIC_SEQ_CST) == v) return;
+  }
+}
+
 // Makes the flag agree with the state; each real flip is logged once.
 void publish() {
   for (;;) {
     uint8_t want = stateOn(g_state.load(std::memory_order_acquire)) ? 1 : 0;
     uint8_t cur = __atomic_load_n(&__numaperf_active, __ATOMIC_RELAXED);
-    if (cur == want) return;
+    if (cur == want) return mirrorFlag();
     if (__atomic_compare_exchange_n(&__numaperf_active, &cur, want, false,
                                     __ATOMIC_ACQ_REL, __ATOMIC_RELAXED)) {
       logFlip(want);
@@ -154,6 +169,7 @@ void initProfilingSwitch(const SwitchSettings &settings, uint64_t now_ns) {
   }
   g_flip_count.store(flips, std::memory_order_release);
   __atomic_store_n(&__numaperf_active, stateOn(state) ? 1 : 0, __ATOMIC_RELEASE);
+  mirrorFlag();
   if (settings.toggle_signal) {
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -189,10 +205,6 @@ void regionEnd(const char *name) {
 
 void forceProfilingOff() {
   updateState([](uint32_t s) { return s | kForcedOff; });
-}
-
-bool profilingSwitchedOn() {
-  return __atomic_load_n(&__numaperf_active, __ATOMIC_RELAXED) != 0;
 }
 
 SwitchSummary profilingSwitchSummary(uint64_t start_ns, uint64_t end_ns) {
@@ -236,6 +248,7 @@ void resetProfilingSwitchForTest() {
   g_settings = nullptr;
   g_region_mode = false;
   __atomic_store_n(&__numaperf_active, 1, __ATOMIC_RELAXED);
+  mirrorFlag();
 }
 
 }  // namespace numaperf

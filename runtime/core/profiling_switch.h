@@ -10,6 +10,7 @@
 // tracking do not look at it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -38,7 +39,12 @@ void regionEnd(const char *name);
 // For good: the runtime is disabled or finished.
 void forceProfilingOff();
 
-bool profilingSwitchedOn();
+// Whether __numaperf_active is on, read from the runtime's own copy: the
+// exported flag is reached through the GOT (a non-PIE program may hold the
+// copy the twins read), one more page for an interceptor's fast path, which
+// tests this before jumping to libc.
+extern std::atomic<uint8_t> g_switch_mirror;
+inline bool profilingSwitchedOn() { return g_switch_mirror.load(std::memory_order_relaxed) != 0; }
 
 struct ProfiledPeriod {
   uint64_t start_ns = 0;

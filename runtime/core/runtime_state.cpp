@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "core/runtime_state.h"
 
 #include "analysis/report_builder.h"
@@ -21,12 +22,12 @@
 
 namespace numaperf {
 
-std::atomic<int> g_runtime_status{kUninitialized};
+NUMAPERF_HOT_DATA std::atomic<int> g_runtime_status{kUninitialized};
 __thread int RuntimeScope::depth_ = 0;
 
 namespace {
 
-RuntimeConfig *g_config = nullptr;
+NUMAPERF_HOT_DATA RuntimeConfig *g_config = nullptr;
 uint64_t g_start_ns = 0;
 std::atomic<bool> g_reported{false};
 
@@ -72,7 +73,7 @@ bool initialize() {
 
 }  // namespace
 
-bool ensureInitialized() {
+NUMAPERF_HOT_PATH bool ensureInitialized() {
   int s = g_runtime_status.load(std::memory_order_acquire);
   if (s == kActive) return true;
   if (s != kUninitialized) return false;  // disabled, finished, or in progress
@@ -99,7 +100,7 @@ void disableProfiling(const char *why) {
 const RuntimeConfig &runtimeConfig() { return *g_config; }
 uint64_t runtimeStartNanos() { return g_start_ns; }
 
-ThreadState *currentThread() {
+NUMAPERF_HOT_PATH ThreadState *currentThread() {
   ThreadState *t = ThreadRegistry::current();
   if (t) return t;
   RuntimeScope scope;

@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "core/stack_capture.h"
 
 #include <dlfcn.h>
@@ -6,7 +7,8 @@
 namespace numaperf {
 namespace {
 
-uintptr_t g_self_lo = 0, g_self_hi = 0;
+NUMAPERF_HOT_DATA uintptr_t g_self_lo = 0;
+NUMAPERF_HOT_DATA uintptr_t g_self_hi = 0;
 
 int findSelf(struct dl_phdr_info *info, size_t, void *data) {
   auto probe = reinterpret_cast<uintptr_t>(data);
@@ -23,7 +25,7 @@ int findSelf(struct dl_phdr_info *info, size_t, void *data) {
   return 0;
 }
 
-bool insideRuntime(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
+NUMAPERF_HOT_PATH bool insideRuntime(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
 
 }  // namespace
 
@@ -31,7 +33,7 @@ void initStackCapture() {
   dl_iterate_phdr(findSelf, reinterpret_cast<void *>(&initStackCapture));
 }
 
-uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high) {
+NUMAPERF_HOT_PATH uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high) {
   auto *fp = static_cast<uintptr_t *>(__builtin_frame_address(0));
   uintptr_t low = reinterpret_cast<uintptr_t>(fp);
   if (stack_high == 0) return 0;  // bounds unknown: reading could fault

@@ -2,6 +2,7 @@
 // include/numaperf/numaperf.h (reached through weak references, so a
 // program runs unchanged without the runtime) and the function tables that
 // instrumented modules register (hook_abi.h).
+#include "common/hot_path.h"
 #include "numaperf/hook_abi.h"
 
 #include "core/function_registry.h"
@@ -13,7 +14,7 @@
 // The profiling switch (core/profiling_switch.cpp writes it). On until the
 // runtime decides otherwise, so instrumented constructors that run before
 // the runtime initialises are profiled as without twins.
-NP_EXPORT volatile uint8_t __numaperf_active = 1;
+NP_EXPORT NUMAPERF_HOT_DATA volatile uint8_t __numaperf_active = 1;
 
 NP_EXPORT void __numaperf_api_start(void) {
   if (numaperf::ensureInitialized()) numaperf::setProfilingWanted(true);

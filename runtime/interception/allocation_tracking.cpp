@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "interception/allocation_tracking.h"
 
 #include "core/mapping_registry.h"
@@ -11,7 +12,7 @@
 
 namespace numaperf {
 
-bool shouldTrackAllocations() {
+NUMAPERF_HOT_PATH bool shouldTrackAllocations() {
   if (RuntimeScope::inside()) return false;
   return profilingActive() || ensureInitialized();
 }
@@ -24,7 +25,7 @@ namespace {
 // searching the store: with profiling off this path is what a program that
 // allocates per cache miss pays on each allocation (docs/benchmarks.md,
 // "Interceptor cost").
-StackRecord *captureAllocationSite(size_t size) {
+NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
   uint32_t depth = captureStack(frames, runtimeConfig().stack_depth, t ? t->stack_high : 0);
@@ -49,7 +50,7 @@ StackRecord *captureAllocationSite(size_t size) {
 // The calling thread's meter, for the time of the runtime's work here; none
 // while profiling is off: no gap is measured then to take it out of, and a
 // program that allocates a lot should not pay the timing.
-OverheadMeter *meterOfCaller() {
+NUMAPERF_HOT_PATH OverheadMeter *meterOfCaller() {
   if (!profilingSwitchedOn()) return nullptr;
   ThreadState *t = ThreadRegistry::current();
   return t ? &t->meter : nullptr;
@@ -57,13 +58,13 @@ OverheadMeter *meterOfCaller() {
 
 // The retiring thread's own buffered counts for [start, start + size)
 // belong to what it retires.
-void flushOwnCounts(uintptr_t start, uint64_t size) {
+NUMAPERF_HOT_PATH void flushOwnCounts(uintptr_t start, uint64_t size) {
   if (ThreadState *t = ThreadRegistry::current()) flushThreadCountsIn(*t, start, start + size);
 }
 
 }  // namespace
 
-void recordAllocation(void *p, size_t size) {
+NUMAPERF_HOT_PATH void recordAllocation(void *p, size_t size) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
   objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
@@ -82,7 +83,7 @@ void retireMapping(void *p, size_t size) {
   mappingRegistry().remove(reinterpret_cast<uintptr_t>(p), size);
 }
 
-void afterFree(void *p, uint64_t size) {
+NUMAPERF_HOT_PATH void afterFree(void *p, uint64_t size) {
   // glibc serves blocks from 128 KiB up (by default) with mappings of their
   // own; M_MMAP_THRESHOLD can lower that. One mincore call per such free.
   constexpr uint64_t kOwnMappingCheckBytes = 16 * 1024;
@@ -101,7 +102,7 @@ void afterMove(void *old, uint64_t size) {
   afterFree(old, size);
 }
 
-uint64_t retireAllocation(void *p, bool forget_pages) {
+NUMAPERF_HOT_PATH uint64_t retireAllocation(void *p, bool forget_pages) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
   uint64_t size = 0;

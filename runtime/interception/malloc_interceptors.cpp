@@ -1,5 +1,6 @@
 // Interposed C allocation functions. Each calls the real function first and
 // then records or retires the block; nothing about the result changes.
+#include "common/hot_path.h"
 #include "interception/allocation_tracking.h"
 #include "interception/bootstrap_arena.h"
 #include "interception/real_functions.h"
@@ -8,13 +9,13 @@
 #include <cstring>
 #include <unistd.h>
 
-#define NP_EXPORT extern "C" __attribute__((visibility("default")))
+#define NP_EXPORT extern "C" __attribute__((visibility("default"))) NUMAPERF_HOT_PATH
 
 using namespace numaperf;
 
 namespace {
 
-void *trackNew(void *p, size_t size) {
+NUMAPERF_HOT_PATH void *trackNew(void *p, size_t size) {
   if (p && shouldTrackAllocations()) recordAllocation(p, size);
   return p;
 }

@@ -1,14 +1,15 @@
 // C++ operator new and delete in all their standard forms, routed through the
 // interposed C allocator so that C++ objects get allocation sites too. The
 // throwing forms keep the standard behaviour (new_handler loop, bad_alloc).
+#include "common/hot_path.h"
 #include <cstdlib>
 #include <new>
 
-#define NP_EXPORT __attribute__((visibility("default")))
+#define NP_EXPORT __attribute__((visibility("default"))) NUMAPERF_HOT_PATH
 
 namespace {
 
-void *allocateOrThrow(std::size_t size) {
+NUMAPERF_HOT_PATH void *allocateOrThrow(std::size_t size) {
   if (size == 0) size = 1;
   for (;;) {
     if (void *p = malloc(size)) return p;
@@ -18,7 +19,7 @@ void *allocateOrThrow(std::size_t size) {
   }
 }
 
-void *allocateAlignedOrThrow(std::size_t size, std::align_val_t alignment) {
+NUMAPERF_HOT_PATH void *allocateAlignedOrThrow(std::size_t size, std::align_val_t alignment) {
   if (size == 0) size = 1;
   std::size_t align = static_cast<std::size_t>(alignment);
   if (align < sizeof(void *)) align = sizeof(void *);

@@ -1,3 +1,4 @@
+#include "common/hot_path.h"
 #include "interception/real_functions.h"
 
 #include "common/log.h"
@@ -12,15 +13,9 @@
 namespace numaperf {
 namespace {
 
-// The state read before every call and the hottest entries in one line.
-struct alignas(64) Resolved {
-  std::atomic<int> state{0};  // 0 unresolved, 1 resolving, 2 resolved
-  RealFunctions functions;
-};
-static_assert(offsetof(Resolved, functions) + 7 * sizeof(void *) <= 64,
+static_assert(offsetof(ResolvedFunctions, functions) + 7 * sizeof(void *) <= 64,
               "the hot entries share the state's cache line");
 
-Resolved g_resolved;
 __thread bool t_resolving = false;
 
 template <typename F>
@@ -41,13 +36,15 @@ void resolveCond(F *slot, const char *name) {
 
 }  // namespace
 
-bool resolveRealFunctions() {
-  if (g_resolved.state.load(std::memory_order_acquire) == 2) return true;
+NUMAPERF_HOT_DATA ResolvedFunctions g_real_functions;
+
+bool resolveRealFunctionsSlow() {
+  if (realFunctionsResolved()) return true;
   if (t_resolving) return false;  // dlsym is allocating: use the arena
   int expected = 0;
-  if (g_resolved.state.compare_exchange_strong(expected, 1)) {
+  if (g_real_functions.state.compare_exchange_strong(expected, 1)) {
     t_resolving = true;
-    RealFunctions &f = g_resolved.functions;
+    RealFunctions &f = g_real_functions.functions;
     resolve(&f.malloc, "malloc");
     resolve(&f.calloc, "calloc");
     resolve(&f.realloc, "realloc");
@@ -86,22 +83,20 @@ bool resolveRealFunctions() {
       logMessage("cannot find the real malloc/free with dlsym; aborting");
       _exit(127);
     }
-    g_resolved.state.store(2, std::memory_order_release);
+    g_real_functions.state.store(2, std::memory_order_release);
     return true;
   }
   // Another thread is resolving: wait for it (resolution is short).
-  while (g_resolved.state.load(std::memory_order_acquire) != 2) sched_yield();
+  while (g_real_functions.state.load(std::memory_order_acquire) != 2) sched_yield();
   return true;
 }
-
-const RealFunctions &real() { return g_resolved.functions; }
 
 bool realMallocIsGlibc() {
 #if defined(__GLIBC__) && UINTPTR_MAX > 0xffffffffu
   // glibc exports its malloc under this name too; a malloc interposed after
   // numaperf (jemalloc, tcmalloc...) is another function.
   void *libc_malloc = dlsym(RTLD_NEXT, "__libc_malloc");
-  return libc_malloc && reinterpret_cast<void *>(g_resolved.functions.malloc) == libc_malloc;
+  return libc_malloc && reinterpret_cast<void *>(g_real_functions.functions.malloc) == libc_malloc;
 #else
   return false;
 #endif

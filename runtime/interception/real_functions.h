@@ -3,6 +3,7 @@
 // bootstrap arena (see bootstrap_arena.h) so resolution never recurses.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <ctime>
 #include <pthread.h>
@@ -11,7 +12,7 @@
 namespace numaperf {
 
 // The first seven entries, the ones a program may call millions of times,
-// share one cache line with the resolution state (real_functions.cpp): a
+// share one cache line with the resolution state (ResolvedFunctions): a
 // program that takes a lock or allocates per cache miss feels every further
 // line an interceptor reads.
 struct RealFunctions {
@@ -58,10 +59,26 @@ struct RealFunctions {
 // Resolves every entry once; safe to call from any interceptor, any thread.
 // Returns false while resolution is in progress on this thread (the caller
 // must then use the bootstrap arena).
-bool resolveRealFunctions();
-const RealFunctions &real();
 // Whether the real malloc is glibc's, whose live blocks start at least 32
 // bytes apart (MINSIZE on 64-bit).
 bool realMallocIsGlibc();
+
+// The resolution state and the hottest entries in one cache line, inline
+// below so that an interceptor with nothing to do compiles to a test and a
+// tail jump (no frame of its own under the real call).
+struct alignas(64) ResolvedFunctions {
+  std::atomic<int> state{0};  // 0 unresolved, 1 resolving, 2 resolved
+  RealFunctions functions;
+};
+extern ResolvedFunctions g_real_functions;
+
+bool resolveRealFunctionsSlow();
+inline bool realFunctionsResolved() {
+  return g_real_functions.state.load(std::memory_order_acquire) == 2;
+}
+inline bool resolveRealFunctions() {
+  return realFunctionsResolved() || resolveRealFunctionsSlow();
+}
+inline const RealFunctions &real() { return g_real_functions.functions; }
 
 }  // namespace numaperf

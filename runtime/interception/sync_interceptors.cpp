@@ -5,10 +5,17 @@
 // portably by trying first (trylock / tryrdlock / sem_trywait); glibc's
 // private fields are never read.
 //
-// The real function is always called: before the runtime is initialised,
-// while the runtime runs its own code (RuntimeScope), after the report was
-// written, and when profiling is off. Counters are plain per-thread fields
-// of ThreadState, written only by their thread.
+// The real function is always called. Nothing is counted before the runtime
+// is initialised, while the runtime runs its own code (RuntimeScope), after
+// the report was written, or while profiling is switched off: the counts
+// describe the profiled periods, like the accesses. Counters are plain
+// per-thread fields of ThreadState, written only by their thread.
+//
+// Switched off, a lock interceptor is a test and a tail jump to libc, with
+// no frame of its own under the real call: on an AMD EPYC VM even an empty
+// frame of ours under every lock slowed a hash table taking a lock per
+// cache miss by 20% (docs/benchmarks.md, "Interceptor cost").
+#include "common/hot_path.h"
 #include "core/runtime_state.h"
 #include "interception/real_functions.h"
 #include "interception/sync_counting.h"
@@ -18,7 +25,7 @@
 #include <pthread.h>
 #include <semaphore.h>
 
-#define NP_EXPORT extern "C" __attribute__((visibility("default")))
+#define NP_EXPORT extern "C" __attribute__((visibility("default"))) NUMAPERF_HOT_PATH
 
 using namespace numaperf;
 
@@ -32,7 +39,7 @@ namespace {
 // program taking a lock per cache miss slows with every line read here).
 template <typename Try, typename Block>
 int lockCounting(Try attempt, Block block) {
-  if (!profilingActive()) return block();
+  if (!countingWanted()) return block();
   int rc = attempt();
   if (rc != EBUSY) return rc;
   if (ThreadState *t = countingThread()) ++t->lock_contentions;
@@ -69,7 +76,7 @@ int semCounting(sem_t *sem, Block block) {
 namespace numaperf {
 
 ThreadState *countingThread() {
-  if (!profilingActive() || RuntimeScope::inside()) return nullptr;
+  if (!countingWanted() || RuntimeScope::inside()) return nullptr;
   return currentThread();
 }
 
@@ -77,15 +84,29 @@ ThreadState *countingThread() {
 
 // ---- mutexes ---------------------------------------------------------------
 
-NP_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
+namespace {
+
+__attribute__((noinline)) int countedMutexLock(pthread_mutex_t *m) {
   resolveRealFunctions();
   return lockCounting([&] { return real().pthread_mutex_trylock(m); },
                       [&] { return real().pthread_mutex_lock(m); });
 }
 
-NP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m) {
+__attribute__((noinline)) int countedMutexTrylock(pthread_mutex_t *m) {
   resolveRealFunctions();
   return noteTry(real().pthread_mutex_trylock(m));
+}
+
+}  // namespace
+
+NP_EXPORT int pthread_mutex_lock(pthread_mutex_t *m) {
+  if (syncUncounted()) return real().pthread_mutex_lock(m);
+  return countedMutexLock(m);
+}
+
+NP_EXPORT int pthread_mutex_trylock(pthread_mutex_t *m) {
+  if (syncUncounted()) return real().pthread_mutex_trylock(m);
+  return countedMutexTrylock(m);
 }
 
 NP_EXPORT int pthread_mutex_timedlock(pthread_mutex_t *m, const struct timespec *abstime) {
@@ -103,10 +124,19 @@ NP_EXPORT int pthread_mutex_clocklock(pthread_mutex_t *m, clockid_t clock,
 
 // ---- spin locks --------------------------------------------------------------
 
-NP_EXPORT int pthread_spin_lock(pthread_spinlock_t *s) {
+namespace {
+
+__attribute__((noinline)) int countedSpinLock(pthread_spinlock_t *s) {
   resolveRealFunctions();
   return lockCounting([&] { return real().pthread_spin_trylock(s); },
                       [&] { return real().pthread_spin_lock(s); });
+}
+
+}  // namespace
+
+NP_EXPORT int pthread_spin_lock(pthread_spinlock_t *s) {
+  if (syncUncounted()) return real().pthread_spin_lock(s);
+  return countedSpinLock(s);
 }
 
 NP_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s) {
@@ -116,10 +146,25 @@ NP_EXPORT int pthread_spin_trylock(pthread_spinlock_t *s) {
 
 // ---- reader-writer locks -------------------------------------------------------
 
-NP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+namespace {
+
+__attribute__((noinline)) int countedRdlock(pthread_rwlock_t *l) {
   resolveRealFunctions();
   return lockCounting([&] { return real().pthread_rwlock_tryrdlock(l); },
                       [&] { return real().pthread_rwlock_rdlock(l); });
+}
+
+__attribute__((noinline)) int countedWrlock(pthread_rwlock_t *l) {
+  resolveRealFunctions();
+  return lockCounting([&] { return real().pthread_rwlock_trywrlock(l); },
+                      [&] { return real().pthread_rwlock_wrlock(l); });
+}
+
+}  // namespace
+
+NP_EXPORT int pthread_rwlock_rdlock(pthread_rwlock_t *l) {
+  if (syncUncounted()) return real().pthread_rwlock_rdlock(l);
+  return countedRdlock(l);
 }
 
 NP_EXPORT int pthread_rwlock_tryrdlock(pthread_rwlock_t *l) {
@@ -134,9 +179,8 @@ NP_EXPORT int pthread_rwlock_timedrdlock(pthread_rwlock_t *l, const struct times
 }
 
 NP_EXPORT int pthread_rwlock_wrlock(pthread_rwlock_t *l) {
-  resolveRealFunctions();
-  return lockCounting([&] { return real().pthread_rwlock_trywrlock(l); },
-                      [&] { return real().pthread_rwlock_wrlock(l); });
+  if (syncUncounted()) return real().pthread_rwlock_wrlock(l);
+  return countedWrlock(l);
 }
 
 NP_EXPORT int pthread_rwlock_trywrlock(pthread_rwlock_t *l) {

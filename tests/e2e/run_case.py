@@ -240,7 +240,7 @@ def check_thread_records(p):
 def case_thread_migration_heavy(c):
     exe = c.compile(["sync_heavy.c"], "sync_heavy")
     r = c.run(exe)
-    p = c.profile("sync_heavy")
+    p = _take_profile(c, "sync_heavy")
     check_thread_records(p)
     issues = thread_issues(p, "thread_migration")
     check(len(issues) == 1, "expected one thread_migration issue: %s" % p["issues"])
@@ -261,6 +261,14 @@ def case_thread_migration_heavy(c):
           "per-thread counts do not add up to the issue's total")
     check("thread migration" in r.stderr and " /s (threshold" in r.stderr,
           "text report lacks the migration issue:\n" + r.stderr)
+    # Switched off, the same program's synchronisation is not counted: the
+    # counts describe the profiled periods (docs/switching.md).
+    c.run(exe, env={"NUMAPERF_ACTIVE": "0"})
+    off = _take_profile(c, "sync_heavy")
+    check(not thread_issues(off, "thread_migration"), "migration issue while switched off")
+    check(all(t["contentions"] == 0 and t["waits"] == 0 and t["barrier_waits"] == 0
+              for t in off["threads"]),
+          "sync events counted while switched off: %s" % off["threads"])
 
 
 def case_thread_migration_none(c):
