@@ -1,6 +1,6 @@
-#include "common/hot_path.h"
 #include "core/block_map.h"
 
+#include "common/hot_path.h"
 #include "common/internal_alloc.h"
 
 namespace numaperf {
@@ -9,9 +9,34 @@ namespace {
 
 constexpr uint64_t kPresent = 1, kHalf = 2;
 
+// Bumped when a map is created or destroyed or its allocator setting
+// changes: every thread's memo of an older generation is stale.
+NUMAPERF_HOT_DATA std::atomic<uint64_t> g_generation{1};
+
 }  // namespace
 
+__thread BlockMap::Memo BlockMap::memo_;
+
+BlockMap::BlockMap() { g_generation.fetch_add(1, std::memory_order_acq_rel); }
+
+void BlockMap::setSpacedAllocator(bool spaced) {
+  spaced_.store(spaced, std::memory_order_relaxed);
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
+}
+
+NUMAPERF_HOT_PATH BlockMap::Memo *BlockMap::memoFor(uintptr_t granule, bool create) {
+  const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
+  const uint64_t generation = g_generation.load(std::memory_order_acquire);
+  Memo &m = memo_;
+  if (m.map == this && m.generation == generation && m.index == index) return &m;
+  Chunk *chunk = chunkFor(granule, create);
+  if (!chunk) return nullptr;
+  m = Memo{this, generation, index, chunk, ~uint64_t(0), spaced_.load(std::memory_order_relaxed)};
+  return &m;
+}
+
 BlockMap::~BlockMap() {
+  g_generation.fetch_add(1, std::memory_order_acq_rel);
   for (Chunk *c = chunks_.load(std::memory_order_acquire); c;) {
     Chunk *next = c->next;
     releaseAddressSpace(c, sizeof(Chunk));
@@ -80,11 +105,12 @@ NUMAPERF_HOT_PATH bool BlockMap::insert(uintptr_t start, uint64_t size, StackRec
   const uint64_t v = encode(start, size, site);
   if (!v) return false;
   const uintptr_t granule = start >> kGranuleShift;
-  Chunk *chunk = chunkFor(granule, true);
-  if (!chunk) return false;
+  Memo *m = memoFor(granule, true);
+  if (!m) return false;
+  Chunk *chunk = m->chunk;
   const uint64_t i = granule & (kEntriesPerChunk - 1);
   std::atomic<uint64_t> &e = chunk->entries[i];
-  if (!spaced_.load(std::memory_order_relaxed)) {
+  if (!m->spaced) {
     // Only the block's own malloc and free write its entry, so the one race
     // is with a live block at the granule's other half (an allocator that
     // packs blocks 16 bytes apart): refuse it.
@@ -92,17 +118,24 @@ NUMAPERF_HOT_PATH bool BlockMap::insert(uintptr_t start, uint64_t size, StackRec
     if (old && ((old ^ v) & kHalf)) return false;
   }
   e.store(v, std::memory_order_relaxed);
-  // Mark the page of entries for forEach (a read, and a write once per page).
-  std::atomic<uint64_t> &w = chunk->written[i / kEntriesPerPage / 64];
-  const uint64_t bit = uint64_t(1) << (i / kEntriesPerPage % 64);
-  if (!(w.load(std::memory_order_relaxed) & bit)) w.fetch_or(bit, std::memory_order_release);
+  // Mark the page of entries for forEach (a read, and a write once per page;
+  // nothing while the thread stays on the page it marked last).
+  const uint64_t page = i / kEntriesPerPage;
+  if (m->marked_page != page) {
+    std::atomic<uint64_t> &w = chunk->written[page / 64];
+    const uint64_t bit = uint64_t(1) << (page % 64);
+    if (!(w.load(std::memory_order_relaxed) & bit)) w.fetch_or(bit, std::memory_order_release);
+    m->marked_page = page;
+  }
   return true;
 }
 
 NUMAPERF_HOT_PATH bool BlockMap::take(uintptr_t start, HeapObject *out) {
   if (start & 15) return false;
-  std::atomic<uint64_t> *e = entryFor(start);
-  if (!e) return false;
+  const uintptr_t granule = start >> kGranuleShift;
+  Memo *m = memoFor(granule, false);
+  if (!m) return false;
+  std::atomic<uint64_t> *e = &m->chunk->entries[granule & (kEntriesPerChunk - 1)];
   // A plain load and store, no compare-and-swap: a locked instruction per
   // free would keep the program's next cache misses from overlapping this
   // one (a program freeing a linked structure runs at the speed of its

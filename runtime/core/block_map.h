@@ -34,7 +34,7 @@ struct HeapObject {
 
 class BlockMap {
  public:
-  BlockMap() = default;
+  BlockMap();
   BlockMap(const BlockMap &) = delete;
   BlockMap &operator=(const BlockMap &) = delete;
   ~BlockMap();
@@ -48,7 +48,7 @@ class BlockMap {
   // then dead (its free was missed) and insert overwrites it without reading
   // it first. That read is a cache miss per malloc when the allocator hands
   // out recycled blocks in scattered order, and the program waits for it.
-  void setSpacedAllocator(bool spaced) { spaced_.store(spaced, std::memory_order_relaxed); }
+  void setSpacedAllocator(bool spaced);
   // Removes the block starting at `start` into `*out`; false if absent.
   bool take(uintptr_t start, HeapObject *out);
   // The block starting at `start`, left in place; false if absent.
@@ -80,6 +80,25 @@ class BlockMap {
     uintptr_t first_granule;
     std::atomic<uint64_t> written[kPagesPerChunk / 64];  // pages of `entries`
   };
+
+  // Per thread: the chunk its last block fell in and the last page of
+  // entries it marked written. A thread's consecutive blocks mostly share
+  // both; reading the directory and the written bits for each block would
+  // add two pages to every malloc and free (common/hot_path.h). Valid for
+  // one map and one generation (block_map.cpp), so a map created where a
+  // destroyed one was is never served the old one's chunks.
+  struct Memo {
+    const BlockMap *map;
+    uint64_t generation;
+    uintptr_t index;  // of the chunk in the directory
+    Chunk *chunk;
+    uint64_t marked_page;  // of `chunk`, known written
+    bool spaced;           // spaced_ when the memo was filled
+  };
+  static __thread Memo memo_ __attribute__((tls_model("initial-exec")));
+  // The calling thread's memo, filled for the chunk holding `granule`;
+  // nullptr when there is no such chunk (and `create` is false or fails).
+  Memo *memoFor(uintptr_t granule, bool create);
 
   // Entry bits: 0 present, 1 the block starts 16 bytes into the granule,
   // 2.. the site's address >> 4, then the size.

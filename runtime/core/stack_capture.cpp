@@ -1,5 +1,6 @@
-#include "common/hot_path.h"
 #include "core/stack_capture.h"
+
+#include "common/hot_path.h"
 
 #include <dlfcn.h>
 #include <link.h>

@@ -1,6 +1,6 @@
-#include "common/hot_path.h"
 #include "interception/allocation_tracking.h"
 
+#include "common/hot_path.h"
 #include "core/mapping_registry.h"
 #include "core/object_fold.h"
 #include "core/object_registry.h"
@@ -9,6 +9,8 @@
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
 #include "core/stack_store.h"
+
+#include <atomic>
 
 namespace numaperf {
 
@@ -19,6 +21,19 @@ NUMAPERF_HOT_PATH bool shouldTrackAllocations() {
 
 namespace {
 
+// runtimeConfig().stack_depth, copied next to the other hot data: the
+// config's own page would be one more for every malloc (hot_path.h).
+NUMAPERF_HOT_DATA std::atomic<uint32_t> g_site_depth{0};
+
+NUMAPERF_HOT_PATH uint32_t siteDepth() {
+  uint32_t depth = g_site_depth.load(std::memory_order_relaxed);
+  if (depth == 0) {
+    depth = runtimeConfig().stack_depth;
+    g_site_depth.store(depth, std::memory_order_relaxed);
+  }
+  return depth;
+}
+
 // The allocation site of the object being created: the caller's stack.
 // A thread allocating from the same site again (a loop of `new`) finds it
 // by comparing the frames with that site's, without hashing them and
@@ -28,7 +43,7 @@ namespace {
 NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
-  uint32_t depth = captureStack(frames, runtimeConfig().stack_depth, t ? t->stack_high : 0);
+  uint32_t depth = captureStack(frames, siteDepth(), t ? t->stack_high : 0);
   StackRecord *site = t && t->alloc_site && t->alloc_site->matches(frames, depth)
                           ? t->alloc_site
                           : stackStore().intern(frames, depth);

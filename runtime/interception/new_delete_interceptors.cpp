@@ -2,6 +2,7 @@
 // interposed C allocator so that C++ objects get allocation sites too. The
 // throwing forms keep the standard behaviour (new_handler loop, bad_alloc).
 #include "common/hot_path.h"
+
 #include <cstdlib>
 #include <new>
 

@@ -1,6 +1,6 @@
-#include "common/hot_path.h"
 #include "interception/real_functions.h"
 
+#include "common/hot_path.h"
 #include "common/log.h"
 
 #include <atomic>

@@ -122,3 +122,44 @@ TEST(BlockMap, ASpacedAllocatorsNewBlockReplacesTheGranulesOldOne) {
   EXPECT_EQ(o.site, fakeSite(2));
   EXPECT_EQ(map.count(), 1u);
 }
+
+// Each thread remembers the chunk its last block fell in (block_map.h,
+// Memo). A map built where a destroyed one was must not be served the
+// destroyed map's chunk, nor a map switched to the spaced rule keep the
+// thread's old setting.
+TEST(BlockMap, AThreadsMemoDoesNotOutliveItsMap) {
+  const uintptr_t base = uintptr_t(1) << 42;
+  alignas(BlockMap) unsigned char storage[sizeof(BlockMap)];
+  auto *first = new (storage) BlockMap;
+  ASSERT_TRUE(first->insert(base, 16, fakeSite(1)));
+  first->~BlockMap();  // its chunk's memory is released
+  auto *second = new (storage) BlockMap;
+  EXPECT_EQ(second->count(), 0u);
+  ASSERT_TRUE(second->insert(base + 32, 16, fakeSite(2)));
+  HeapObject o;
+  EXPECT_FALSE(second->find(base, &o));
+  ASSERT_TRUE(second->find(base + 32, &o));
+  EXPECT_EQ(second->count(), 1u);
+  // Not spaced: a block in the granule's other half is refused...
+  EXPECT_FALSE(second->insert(base + 48, 16, fakeSite(3)));
+  // ...spaced (the memo filled above still says otherwise): it replaces it.
+  second->setSpacedAllocator(true);
+  ASSERT_TRUE(second->insert(base + 48, 16, fakeSite(3)));
+  EXPECT_FALSE(second->find(base + 32, &o));
+  second->~BlockMap();
+}
+
+// Blocks of one thread walk through many pages of entries; the pages are
+// marked written once each (the memo skips the mark while on the same page)
+// and every block is visited.
+TEST(BlockMap, SequentialBlocksAcrossPagesAreAllVisited) {
+  BlockMap map;
+  const uintptr_t base = uintptr_t(3) << 40;
+  constexpr int kBlocks = 5000;  // about ten pages of entries
+  for (int i = 0; i < kBlocks; ++i) ASSERT_TRUE(map.insert(base + uintptr_t(i) * 32, 24, nullptr));
+  // Back to the first page after the memo moved on.
+  HeapObject o;
+  ASSERT_TRUE(map.take(base, &o));
+  ASSERT_TRUE(map.insert(base, 24, nullptr));
+  EXPECT_EQ(map.count(), uint64_t(kBlocks));
+}
