@@ -101,14 +101,17 @@ void retireMapping(void *p, size_t size) {
 NUMAPERF_HOT_PATH void afterFree(void *p, uint64_t size) {
   // glibc serves blocks from 128 KiB up (by default) with mappings of their
   // own; M_MMAP_THRESHOLD can lower that. One mincore call per such free.
+  // Before any page has a first toucher there is nothing to forget (a
+  // program switched off pays no system call per large free).
   constexpr uint64_t kOwnMappingCheckBytes = 16 * 1024;
-  if (size < kOwnMappingCheckBytes) return;
+  if (size < kOwnMappingCheckBytes || nothingTouched()) return;
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
   forgetReleasedEdgePages(reinterpret_cast<uintptr_t>(p), size);
 }
 
 void afterMove(void *old, uint64_t size) {
+  if (nothingTouched()) return;  // see afterFree
   {
     RuntimeScope scope;
     RuntimeWorkTimer timer(meterOfCaller());  // afterFree times itself
