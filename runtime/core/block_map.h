@@ -49,6 +49,12 @@ class BlockMap {
   // it first. That read is a cache miss per malloc when the allocator hands
   // out recycled blocks in scattered order, and the program waits for it.
   void setSpacedAllocator(bool spaced);
+  // With a spaced allocator: clears the entry of the granule holding
+  // `start` without reading it (that read misses the cache on every free of
+  // a program freeing in scattered order). Any block recorded there is the
+  // one freed or a dead one. False, doing nothing, when the allocator is not
+  // known to be spaced or the granule has no chunk.
+  bool forget(uintptr_t start);
   // Removes the block starting at `start` into `*out`; false if absent.
   bool take(uintptr_t start, HeapObject *out);
   // The block starting at `start`, left in place; false if absent.

@@ -93,6 +93,8 @@ void ObjectRegistry::prefetch(Shard &s, uint64_t hash) {
 
 NUMAPERF_HOT_PATH void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, StackRecord *site) {
   if (!start || small_.insert(start, size, site)) return;
+  if (size <= BlockMap::kMaxSize && small_refused_.load(std::memory_order_relaxed) == 0)
+    small_refused_.store(1, std::memory_order_relaxed);
   const uint64_t hash = hashOf(start);
   Shard &s = shards_[hash % kShards];
   prefetch(s, hash);
@@ -107,6 +109,12 @@ NUMAPERF_HOT_PATH void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, S
     }
   s.slots[i] = {start, size, site};
   ++s.size;
+}
+
+NUMAPERF_HOT_PATH bool ObjectRegistry::forgetUnprofiled(uintptr_t start, uint64_t usable_size) {
+  if (usable_size > BlockMap::kMaxSize || small_refused_.load(std::memory_order_relaxed) != 0)
+    return false;
+  return small_.forget(start);
 }
 
 NUMAPERF_HOT_PATH bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size,

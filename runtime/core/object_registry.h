@@ -46,6 +46,12 @@ class ObjectRegistry {
   // caller's buffered counts for it must reach shadow memory).
   bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr,
                   void (*before_fold)(uintptr_t start, uint64_t size) = nullptr);
+  // Before anything was profiled a freed block has no counts to fold: a
+  // small one (`usable_size`, the allocator's size for it, fits the block
+  // map) only has its map entry cleared, unread. False when that cannot be
+  // done (not a spaced allocator, a large block, or some small block ever
+  // went to the shards instead of the map); then removeHeap must be used.
+  bool forgetUnprofiled(uintptr_t start, uint64_t usable_size);
   // Size of a tracked block, or 0.
   uint64_t heapSize(uintptr_t start);
 
@@ -80,6 +86,9 @@ class ObjectRegistry {
   static void fold(const HeapObject &o, bool forget_pages);
 
   BlockMap small_;
+  // Blocks small enough for the map that it refused: they are in the shards,
+  // which forgetUnprofiled would not clear.
+  std::atomic<uint64_t> small_refused_{0};
   Shard shards_[kShards];
   SpinLock globals_lock_;
   std::atomic<GlobalObject *> globals_{nullptr};

@@ -9,6 +9,7 @@
 #include "core/runtime_state.h"
 #include "core/stack_capture.h"
 #include "core/stack_store.h"
+#include "interception/real_functions.h"
 
 #include <atomic>
 
@@ -121,6 +122,14 @@ void afterMove(void *old, uint64_t size) {
 }
 
 NUMAPERF_HOT_PATH uint64_t retireAllocation(void *p, bool forget_pages) {
+  // Nothing profiled yet (profiling off since the start): no counts to fold
+  // and no page to forget, so a small block's entry is just cleared. A
+  // program freeing a linked structure otherwise waits for one more cache
+  // miss per free (docs/benchmarks.md, "Interceptor cost").
+  if (nothingTouched() && real().malloc_usable_size &&
+      objectRegistry().forgetUnprofiled(reinterpret_cast<uintptr_t>(p),
+                                        real().malloc_usable_size(p)))
+    return 0;
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
   uint64_t size = 0;

@@ -54,6 +54,7 @@ bool resolveRealFunctionsSlow() {
     resolve(&f.memalign, "memalign");
     resolve(&f.valloc, "valloc");
     resolve(&f.pvalloc, "pvalloc");
+    resolve(&f.malloc_usable_size, "malloc_usable_size");
     resolve(&f.pthread_create, "pthread_create");
     resolve(&f.pthread_mutex_lock, "pthread_mutex_lock");
     resolve(&f.pthread_mutex_trylock, "pthread_mutex_trylock");

@@ -27,6 +27,7 @@ struct RealFunctions {
   void *(*memalign)(size_t, size_t) = nullptr;
   void *(*valloc)(size_t) = nullptr;
   void *(*pvalloc)(size_t) = nullptr;
+  size_t (*malloc_usable_size)(void *) = nullptr;  // null when libc has none
   int (*pthread_create)(pthread_t *, const pthread_attr_t *, void *(*)(void *),
                         void *) = nullptr;
   // Synchronisation (interception/sync_interceptors.cpp). The clock* variants

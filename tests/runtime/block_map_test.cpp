@@ -163,3 +163,19 @@ TEST(BlockMap, SequentialBlocksAcrossPagesAreAllVisited) {
   ASSERT_TRUE(map.insert(base, 24, nullptr));
   EXPECT_EQ(map.count(), uint64_t(kBlocks));
 }
+
+// forget clears a granule's entry without reading it, and only where the
+// spaced rule makes that safe.
+TEST(BlockMap, ForgetClearsOnlyUnderTheSpacedRule) {
+  BlockMap map;
+  const uintptr_t base = uintptr_t(5) << 40;
+  ASSERT_TRUE(map.insert(base, 24, fakeSite(1)));
+  EXPECT_FALSE(map.forget(base));  // not known to be spaced: left alone
+  HeapObject o;
+  EXPECT_TRUE(map.find(base, &o));
+  map.setSpacedAllocator(true);
+  EXPECT_TRUE(map.forget(base));
+  EXPECT_FALSE(map.find(base, &o));
+  EXPECT_EQ(map.count(), 0u);
+  EXPECT_FALSE(map.forget(uintptr_t(6) << 40));  // no chunk there
+}

@@ -124,3 +124,29 @@ TEST(ObjectRegistry, GlobalsAreDeduplicatedAndKeepTotalsAfterUnload) {
   ASSERT_NE(g->profile.get(), nullptr);
   EXPECT_GE(g->profile.get()->remote, 9u);
 }
+
+// Before anything is profiled a small block's free only clears its map
+// entry; large blocks and registries where a small block went to the shards
+// need removeHeap.
+TEST(ObjectRegistry, UnprofiledFreesClearOnlyWhatTheMapHolds) {
+  ObjectRegistry registry;
+  registry.setSpacedAllocator(true);
+  const uintptr_t base = uintptr_t(7) << 40;
+  registry.addHeap(base, 24, site(0xabc101));
+  EXPECT_TRUE(registry.forgetUnprofiled(base, 24));
+  EXPECT_EQ(registry.heapSize(base), 0u);
+  EXPECT_FALSE(registry.removeHeap(base, false));  // gone
+  const uint64_t large = BlockMap::kMaxSize + 1;
+  registry.addHeap(base + 4096, large, site(0xabc102));
+  EXPECT_FALSE(registry.forgetUnprofiled(base + 4096, large));
+  EXPECT_EQ(registry.heapSize(base + 4096), large);  // still there for removeHeap
+  EXPECT_TRUE(registry.removeHeap(base + 4096, false));
+
+  ObjectRegistry packed;  // not spaced: 16 bytes apart is allowed
+  const uintptr_t g = uintptr_t(8) << 40;
+  packed.addHeap(g, 16, site(0xabc103));
+  packed.addHeap(g + 16, 16, site(0xabc104));  // the granule's other half: to the shards
+  packed.setSpacedAllocator(true);
+  EXPECT_FALSE(packed.forgetUnprofiled(g + 64, 16));  // a small block is in the shards
+  EXPECT_TRUE(packed.removeHeap(g + 16, false));
+}
