@@ -196,14 +196,9 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         uint64_t in_page = (page_end - at - size) / step + 1;
         if (in_page > count - i) in_page = count - i;
         uint64_t accesses = in_page;
-        if (size <= kSingleAccessBytes) {
-          // Crossing or not, one access each (as their hooks count them).
-        } else if (step % kLineSize != 0) {
-          for (uint64_t j = 0; j < in_page; ++j)
-            accesses += ((at + j * step) & (kLineSize - 1)) + size > kLineSize;
-        } else {
-          accesses += offset + size > kLineSize ? in_page : 0;
-        }
+        // Crossing or not, accesses of up to 8 bytes count one each (as
+        // their hooks count them); wider ones one more when they cross.
+        if (size > kSingleAccessBytes) accesses += elementsCrossingLines(at, step, size, in_page);
         countPrivateAccess(t, e, at, is_write, accesses + (lead ? 1 : 0));
         lead = 0;
         i += in_page;

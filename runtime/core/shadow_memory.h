@@ -45,6 +45,24 @@ inline uint16_t lineWordMask(uintptr_t addr, uint32_t size) {
   return uint16_t(((2u << last) - 1) & ~((1u << first) - 1));
 }
 
+// How many of the `n` elements of `size` bytes at a, a + step, a + 2 step...
+// start in one cache line and end in the next. Their offsets in the line
+// repeat every kLineSize / gcd(step, kLineSize) elements, so at most that
+// many (64) are looked at, however long the range: a vectorised loop's
+// range hook covers whole pages of 16-byte elements.
+inline uint64_t elementsCrossingLines(uintptr_t a, uint64_t step, uint64_t size, uint64_t n) {
+  const uint64_t in_line = step & (kLineSize - 1);
+  const uint64_t period = in_line ? kLineSize / (in_line & (0 - in_line)) : 1;
+  const uint64_t full = n / period, rem = n % period;
+  uint64_t per_period = 0, in_rem = 0;
+  for (uint64_t j = 0; j < period && j < n; ++j) {
+    const bool crosses = ((a + j * step) & (kLineSize - 1)) + size > kLineSize;
+    per_period += crosses;
+    if (j < rem) in_rem += crosses;
+  }
+  return full * per_period + in_rem;
+}
+
 #if defined(__aarch64__)
 constexpr unsigned kAddressBits = 48;
 #else

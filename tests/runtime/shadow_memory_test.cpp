@@ -86,3 +86,18 @@ TEST_F(ShadowTest, EarlyRemoteAccessesAreSharedOutByBytes) {
   EXPECT_EQ(takeRemote(page, page + kPageSize, true), 75u);
   EXPECT_EQ(shadowMemory().entryFor(page)->early_remote.load(), 0u);
 }
+
+// The closed form walks one period of offsets; element by element must agree
+// for any start, stride, width and count.
+TEST(LineGeometry, CrossingElementsMatchAnElementByElementCount) {
+  for (uintptr_t a : {uintptr_t(0x10000), uintptr_t(0x10008), uintptr_t(0x1003c), uintptr_t(0x10031)})
+    for (uint64_t step : {1u, 8u, 12u, 16u, 24u, 40u, 48u, 64u, 72u, 96u, 136u, 4096u})
+      for (uint64_t size : {9u, 16u, 24u, 33u, 64u})
+        for (uint64_t n : {0u, 1u, 3u, 5u, 63u, 64u, 65u, 257u, 1000u}) {
+          uint64_t expected = 0;
+          for (uint64_t j = 0; j < n; ++j)
+            expected += ((a + j * step) & (kLineSize - 1)) + size > kLineSize;
+          ASSERT_EQ(elementsCrossingLines(a, step, size, n), expected)
+              << "a " << a << " step " << step << " size " << size << " n " << n;
+        }
+}
