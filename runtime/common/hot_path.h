@@ -3,7 +3,7 @@
 // possible. A program whose own accesses thrash the TLB (random accesses
 // over a large heap) pays a page walk for each distinct page an interceptor
 // touches: two extra data pages per lock slowed a hash table by 20%
-// (docs/benchmarks.md, "Interceptor cost").
+// (docs/benchmarks.md, "Session 9").
 #pragma once
 
 // The linker places .text.hot.* input sections together at the start of

@@ -125,7 +125,7 @@ NUMAPERF_HOT_PATH uint64_t retireAllocation(void *p, bool forget_pages) {
   // Nothing profiled yet (profiling off since the start): no counts to fold
   // and no page to forget, so a small block's entry is just cleared. A
   // program freeing a linked structure otherwise waits for one more cache
-  // miss per free (docs/benchmarks.md, "Interceptor cost").
+  // miss per free (docs/benchmarks.md, "Session 9").
   if (nothingTouched() && real().malloc_usable_size &&
       objectRegistry().forgetUnprofiled(reinterpret_cast<uintptr_t>(p),
                                         real().malloc_usable_size(p)))

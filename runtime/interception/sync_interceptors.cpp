@@ -14,7 +14,7 @@
 // Switched off, a lock interceptor is a test and a tail jump to libc, with
 // no frame of its own under the real call: on an AMD EPYC VM even an empty
 // frame of ours under every lock slowed a hash table taking a lock per
-// cache miss by 20% (docs/benchmarks.md, "Interceptor cost").
+// cache miss by 20% (docs/benchmarks.md, "Session 9").
 #include "common/hot_path.h"
 #include "core/runtime_state.h"
 #include "interception/real_functions.h"
