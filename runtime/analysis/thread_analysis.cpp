@@ -373,6 +373,8 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
   if (folded > 0 && end_ns > start_ns)
     p = std::min(1.0, double(threadRegistry().parallelNanos(end_ns)) / double(end_ns - start_ns));
   double run_seconds = double(end_ns - start_ns) / 1e9;
+  if (const auto &in = profile.instrumentation)
+    run_seconds = syncCountSeconds(run_seconds, in->always_on, in->profiled_ms);
 
   addMigrationIssue(profile, threads, p, run_seconds);
   addImbalance(profile, threads);

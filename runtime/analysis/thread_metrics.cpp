@@ -36,6 +36,10 @@ double migrationScore(double parallel_phase, uint64_t events, double run_seconds
   return parallel_phase * double(events) / (run_seconds * double(threads));
 }
 
+double syncCountSeconds(double run_seconds, bool always_on, double profiled_ms) {
+  return !always_on && profiled_ms > 0 ? profiled_ms / 1000.0 : run_seconds;
+}
+
 double migrationNormalizedScore(double parallel_phase, uint64_t events, uint64_t accesses) {
   if (accesses == 0) return 0;
   return parallel_phase * double(events) * 1000.0 / double(accesses);

@@ -23,6 +23,10 @@ double parallelPhase(std::vector<Interval> intervals, uint64_t run_start, uint64
 // time.
 double migrationScore(double parallel_phase, uint64_t events, double run_seconds,
                       uint64_t threads);
+// The seconds the synchronisation counts cover: they are only counted while
+// profiling is switched on, so the profiled time when profiling did not
+// cover the whole run (and some time was profiled), else the run time.
+double syncCountSeconds(double run_seconds, bool always_on, double profiled_ms);
 // The machine-independent form: p * sum_t m_t per 1000 instrumented accesses
 // of all threads (thread-accesses take the place of thread-seconds). 0
 // without access data.

@@ -46,6 +46,15 @@ TEST(MigrationScore, MoreThreadsSameRatePerThreadSameScore) {
   EXPECT_DOUBLE_EQ(migrationScore(1.0, 1000, 1.0, 2), migrationScore(1.0, 2000, 1.0, 4));
 }
 
+// Synchronisation is counted only while profiling is on: its rate is per
+// profiled second when profiling did not cover the run.
+TEST(MigrationScore, RatesArePerProfiledSecond) {
+  EXPECT_DOUBLE_EQ(syncCountSeconds(10.0, true, 0), 10.0);
+  EXPECT_DOUBLE_EQ(syncCountSeconds(10.0, true, 10000), 10.0);
+  EXPECT_DOUBLE_EQ(syncCountSeconds(10.0, false, 2500), 2.5);
+  EXPECT_DOUBLE_EQ(syncCountSeconds(10.0, false, 0), 10.0);  // never on: no counts anyway
+}
+
 TEST(MigrationScore, NormalizedPerThousandAccesses) {
   EXPECT_DOUBLE_EQ(migrationNormalizedScore(0.5, 200, 100000), 1.0);
   EXPECT_DOUBLE_EQ(migrationNormalizedScore(1.0, 200, 0), 0.0);
