@@ -78,6 +78,12 @@ json accessSites(const ObjectProfile &p, symbolize::Symbolizer *symbolizer) {
   return out;
 }
 
+// Counts estimated from a sample of the object's pages (core/page_sampling.h)
+// say so, with how many pages were left out of the model.
+void noteSampling(const ObjectProfile &p, json *e) {
+  if (p.pages_sampled_away) (*e)["pages_sampled_away"] = p.pages_sampled_away;
+}
+
 // Byte ranges (from the object start) of the line's words the object
 // holds, with the threads that touched them.
 json lineWords(const LineEvidence &line) {
@@ -185,6 +191,7 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
     e["true_sharing_score"] = perMs(true_inv, c.wall_ms) / threads;
     issue.fix = placementFix(p, &e);
     e["access_sites"] = accessSites(p, c.symbolizer);
+    noteSampling(p, &e);
     out->push_back(std::move(issue));
   }
 
@@ -215,6 +222,7 @@ void classifyObject(const report::ObjectInfo &object, const ObjectProfile &p,
       e["words"] = lineWords(k.line);
     }
     e["access_sites"] = accessSites(p, c.symbolizer);
+    noteSampling(p, &e);
     issue.fix = k.fix;
     out->push_back(std::move(issue));
   }

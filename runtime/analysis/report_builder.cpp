@@ -11,6 +11,7 @@
 #include "core/mapping_registry.h"
 #include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
+#include "core/page_sampling.h"
 #include "core/overhead_meter.h"
 #include "core/thread_registry.h"
 #include "report/atomic_write.h"
@@ -134,6 +135,8 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["sharing_hot_rate"] = config.sharing_hot_rate;
   profile.thresholds["word_detail_writes"] = config.word_detail_writes;
   profile.thresholds["page_detail_remote_accesses"] = config.page_detail_threshold;
+  profile.thresholds["page_sample_rate"] = config.page_sample_rate;
+  profile.thresholds["page_sample_min_kib"] = config.page_sample_min_kib;
 
   // Counts still buffered by threads (shared_page_cache.h). Threads still
   // running at exit may race with this; their last pages' counts may be off.
@@ -143,6 +146,13 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   });
   objectRegistry().foldAll();
   mappingRegistry().foldAll();
+  if (uint64_t away = pagesSampledAway())
+    profile.notes.push_back(
+        "sampled: " + std::to_string(away) + " shared pages of objects of " +
+        std::to_string(config.page_sample_min_kib) + " KiB or more were left out of the model (1 in " +
+        std::to_string(config.page_sample_rate) +
+        " is modelled in full); their objects' counts are estimates, marked pages_sampled_away "
+        "(NUMAPERF_SAMPLE_PAGES=1: exact counts)");
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   profile.instrumentation = summarizeInstrumentation(start_ns, end_ns);
   ScoringContext context;

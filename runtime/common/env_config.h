@@ -32,6 +32,11 @@ struct RuntimeConfig {
   double sharing_hot_rate = 1.0;
   // Remote accesses a page takes before it gets page, line and word detail.
   uint32_t page_detail_threshold = 0;
+  // Page sampling of large objects (core/page_sampling.h): one page in
+  // `page_sample_rate` modelled in full (0 or 1: all), for objects of at
+  // least `page_sample_min_kib` KiB.
+  uint32_t page_sample_rate = 8;
+  uint32_t page_sample_min_kib = 1024;
   // Writes to a shared line after which word-level detail starts.
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.

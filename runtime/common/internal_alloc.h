@@ -39,6 +39,25 @@ void internalDelete(T *p) {
   internalFree(p, sizeof(T));
 }
 
+// Grows the internal array `items` (`count` used of `capacity`) to hold at
+// least `needed` elements of trivially copyable T, doubling from 64. False,
+// with the array unchanged, when memory cannot be had.
+template <typename T>
+bool reserveInternalArray(T *&items, uint32_t &capacity, uint32_t count, uint32_t needed) {
+  if (needed <= capacity) return true;
+  uint32_t grown = capacity ? capacity * 2 : 64;
+  while (grown < needed) grown *= 2;
+  auto *fresh = static_cast<T *>(internalAlloc(grown * sizeof(T)));
+  if (!fresh) return false;
+  if (items) {
+    __builtin_memcpy(fresh, items, count * sizeof(T));
+    internalFree(items, capacity * sizeof(T));
+  }
+  items = fresh;
+  capacity = grown;
+  return true;
+}
+
 // Hold / release every lock of the allocator (around fork, so the child
 // never inherits a lock another thread held).
 void internalAllocLockAll();

@@ -7,6 +7,7 @@
 #include "numaperf/hook_abi.h"
 
 #include "core/fast_page.h"
+#include "core/page_sampling.h"
 #include "core/runtime_state.h"
 #include "core/shadow_memory.h"
 #include "core/shared_page_cache.h"
@@ -89,12 +90,24 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
   t->accesses += n;
   PageDetail *d = e->detail.load(std::memory_order_acquire);
   if (!d) {
+    uint32_t early = e->early_remote.load(std::memory_order_relaxed);
+    if (sampledAway(early)) {  // page_sampling.h: only counted
+      countSampledAway(e, early, n);
+      t->remote_accesses += n;
+      return;
+    }
     // Pages reached by other threads only now and then stay cheap: their
     // first remote accesses are counted per page until the threshold.
     uint32_t threshold = shadowMemory().detailThreshold();
-    if (threshold && e->early_remote.load(std::memory_order_relaxed) < threshold) {
+    if (threshold && early < threshold) {
       e->early_remote.fetch_add(uint32_t(n < threshold ? n : threshold),
                                 std::memory_order_relaxed);
+      t->remote_accesses += n;
+      return;
+    }
+    if (samplePageAway(addr)) {
+      markSampledAway(e);
+      countSampledAway(e, early, n);
       t->remote_accesses += n;
       return;
     }
@@ -203,6 +216,23 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         lead = 0;
         i += in_page;
         continue;
+      }
+      if (!d && owner != 0 && owner != t->owner_tag) {
+        uint32_t early = e->early_remote.load(std::memory_order_relaxed);
+        if (sampledAway(early)) {
+          // A page sampled away: its elements are only counted, all at once.
+          uintptr_t page_end = (at | (kPageSize - 1)) + 1;
+          uint64_t in_page = (page_end - at - size) / step + 1;
+          if (in_page > count - i) in_page = count - i;
+          uint64_t accesses = in_page + (lead ? 1 : 0);
+          if (size > kSingleAccessBytes) accesses += elementsCrossingLines(at, step, size, in_page);
+          countSampledAway(e, early, accesses);
+          t->accesses += accesses;
+          t->remote_accesses += accesses;
+          lead = 0;
+          i += in_page;
+          continue;
+        }
       }
       if (shared && owner != 0) {
         // A shared page: all its elements at once (in runs of lines when

@@ -4,6 +4,7 @@
 #include "core/mapping_registry.h"
 #include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
+#include "core/page_sampling.h"
 #include "core/shared_page_cache.h"
 #include "core/thread_registry.h"
 
@@ -17,6 +18,7 @@ void beforeFork() {
   threadRegistry().lockAll();
   mappingRegistry().lockAll();
   objectRegistry().lockAll();
+  sampledRanges().lockAll();
   policyRegistryLock();
   sharedPageCacheLockAll();
   internalAllocLockAll();
@@ -26,6 +28,7 @@ void afterForkInParent() {
   internalAllocUnlockAll();
   sharedPageCacheUnlockAll();
   policyRegistryUnlock();
+  sampledRanges().unlockAll();
   objectRegistry().unlockAll();
   mappingRegistry().unlockAll();
   threadRegistry().unlockAll();

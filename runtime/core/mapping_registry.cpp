@@ -2,6 +2,7 @@
 
 #include "common/internal_alloc.h"
 #include "core/object_fold.h"
+#include "core/page_sampling.h"
 #include "core/stack_store.h"
 
 #include <algorithm>
@@ -25,27 +26,19 @@ void foldInto(uintptr_t start, uint64_t size, bool forget_pages, StackRecord *si
 }  // namespace
 
 bool MappingRegistry::reserve(uint32_t needed) {
-  if (needed <= capacity_) return true;
-  uint32_t capacity = std::max<uint32_t>(capacity_ * 2, 64);
-  while (capacity < needed) capacity *= 2;
-  auto *items = static_cast<Mapping *>(internalAlloc(capacity * sizeof(Mapping)));
-  if (!items) return false;
-  if (items_) {
-    memcpy(items, items_, count_ * sizeof(Mapping));
-    internalFree(items_, capacity_ * sizeof(Mapping));
-  }
-  items_ = items;
-  capacity_ = capacity;
-  return true;
+  return reserveInternalArray(items_, capacity_, count_, needed);
 }
 
 void MappingRegistry::add(uintptr_t start, uint64_t size, StackRecord *site) {
   SpinLockGuard guard(lock_);
   if (reserve(count_ + 1)) items_[count_++] = Mapping{start, size, site};
+  if (sampledSize(size)) sampledRanges().add(start, size);
 }
 
 void MappingRegistry::remove(uintptr_t start, uint64_t size) {
   uintptr_t end = start + size;
+  // What is left of a mapping partly unmapped is modelled in full.
+  sampledRanges().remove(start, size);
   SpinLockGuard guard(lock_);
   for (uint32_t i = 0; i < count_;) {
     Mapping m = items_[i];

@@ -3,6 +3,7 @@
 #include "core/fast_page.h"
 
 #include "core/mempolicy_registry.h"
+#include "core/page_sampling.h"
 #include "core/placement_signature.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
@@ -119,6 +120,71 @@ void addSegment(ObjectProfile *out, uint32_t page_index, uint32_t thread) {
   }
   out->segments[out->segment_count++] = PageSegment{page_index, page_index, thread};
 }
+
+// A page sampled away (page_sampling.h) between pages of one thread's run
+// belongs to that run: the run's last page is the one before it.
+void extendSegment(ObjectProfile *out, uint32_t page_index) {
+  if (out->segment_count == 0) return;
+  PageSegment &last = out->segments[out->segment_count - 1];
+  if (last.last_page + 1 == page_index) last.last_page = page_index;
+}
+
+// What an object's sampled pages say about the pages sampled away, which
+// only counted other threads' accesses (docs/sampling.md). The model's
+// remote accesses per access of another thread on the sampled pages turn
+// the counts into remote accesses; the same ratio of all other threads'
+// accesses to the modelled ones scales what only the model sees
+// (invalidations, shared reads and writes, pages used by several threads).
+struct SampleEstimate {
+  uint64_t away_remote = 0;        // other threads' accesses to pages sampled away
+  uint64_t away_shared_pages = 0;  // ... that had any
+  uint64_t modelled_remote = 0;    // remote accesses the model counted
+  uint64_t modelled_others = 0;    // ... out of this many accesses of other threads
+  // away_remote by first toucher, for the signature when nothing scales it.
+  static constexpr unsigned kOwners = 8;
+  struct OwnerCount {
+    uint32_t tag;
+    uint64_t accesses;
+  } owners[kOwners];
+  unsigned owner_count = 0;
+
+  void addAway(uint32_t owner, uint64_t accesses) {
+    away_remote += accesses;
+    unsigned i = 0;
+    while (i < owner_count && owners[i].tag != owner) ++i;
+    if (i == owner_count) {
+      if (owner_count == kOwners) i = kOwners - 1;  // many touchers: the last takes the rest
+      else owners[owner_count++] = OwnerCount{owner, 0};
+    }
+    owners[i].accesses += accesses;
+  }
+
+  static uint64_t scaled(uint64_t v, double f) { return uint64_t(double(v) * f + 0.5); }
+
+  void apply(ObjectProfile *out, SignatureClassifier *classifier) const {
+    if (away_remote == 0) return;
+    if (modelled_others == 0) {  // no sampled page was shared: every access counts
+      out->remote += away_remote;
+      out->shared_pages += away_shared_pages;
+      for (unsigned i = 0; i < owner_count; ++i)
+        classifier->addEarlyRemote(owners[i].tag, owners[i].accesses);
+      return;
+    }
+    const double f = double(modelled_others + away_remote) / double(modelled_others);
+    classifier->scaleOthers(f);
+    out->remote += scaled(modelled_remote, f) - modelled_remote;
+    for (uint64_t *v : {&out->remote_in_sharing_pages, &out->sharing_page_invalidations,
+                        &out->sharing_page_lines, &out->invalidations, &out->invalidations_true,
+                        &out->invalidations_false, &out->shared_reads, &out->shared_writes,
+                        &out->reads_after_last_write})
+      *v = scaled(*v, f);
+    const uint64_t modelled_pages = out->shared_pages;
+    out->shared_pages += away_shared_pages;
+    if (modelled_pages)
+      out->single_thread_pages = scaled(out->single_thread_pages,
+                                        double(out->shared_pages) / double(modelled_pages));
+  }
+};
 
 // Takes the page-level state: who used the page, reads and writes, sites.
 void takePageState(PageDetail *d, uint32_t page_index, ObjectProfile *out) {
@@ -275,6 +341,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
   const uintptr_t first_page = start & ~(kPageSize - 1);
   out->object_pages = (end - first_page + kPageSize - 1) >> kPageShift;
   SignatureClassifier classifier;
+  SampleEstimate estimate;
   const PolicyView policies(first_page, end);
   for (uintptr_t page = first_page; page < end; page += kPageSize) {
     PageEntry *e = shadow.entryFor(page);
@@ -284,16 +351,31 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     const bool page_state_here = contains(start, end, page + kPageSize / 2);
     PageUse use;
     use.owner_tag = owner;
-    const bool counted_remote = e->early_remote.load(std::memory_order_relaxed) != 0;
-    if (uint32_t early = e->early_remote.load(std::memory_order_relaxed)) {
-      // Counted before the page had detail: shared out by bytes covered.
+    uint32_t early_word = e->early_remote.load(std::memory_order_relaxed);
+    const bool counted_remote = early_word != 0;
+    const bool away = sampledAway(early_word);
+    if (early_word & kEarlyCountMask) {
+      // Counted before the page had detail, or instead of it (sampled
+      // away): shared out by bytes covered.
       uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
-      uint32_t share = uint32_t(uint64_t(early) * covered / kPageSize);
-      while (share && !e->early_remote.compare_exchange_weak(early, early - std::min(share, early)))
-        share = uint32_t(uint64_t(early) * covered / kPageSize);
-      out->remote += share;
-      classifier.addEarlyRemote(owner, share);
+      auto shareOf = [&](uint32_t word) {
+        return uint32_t(uint64_t(word & kEarlyCountMask) * covered / kPageSize);
+      };
+      uint32_t share = shareOf(early_word);
+      while (share && !e->early_remote.compare_exchange_weak(early_word, early_word - share))
+        share = shareOf(early_word);
+      if (away) {
+        estimate.addAway(owner, share);
+        if (share && page_state_here) {
+          ++estimate.away_shared_pages;
+          extendSegment(out, uint32_t((page - first_page) >> kPageShift));
+        }
+      } else {
+        out->remote += share;
+        classifier.addEarlyRemote(owner, share);
+      }
     }
+    if (away && page_state_here) ++out->pages_sampled_away;
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
       spreadEvenRemote(d);
@@ -316,6 +398,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
         }
       }
       out->remote += page_remote;
+      estimate.modelled_remote += page_remote;
       if (double(page_invalidations) > sharing_share * double(page_remote)) {
         out->remote_in_sharing_pages += page_remote;
         out->sharing_page_invalidations += page_invalidations;
@@ -328,6 +411,7 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
           use.user_bits |= uint64_t(1) << (tag % 64);
           (tag == owner ? use.toucher_shared : use.others_shared) += accesses;
         });
+        estimate.modelled_others += use.others_shared;
         uint64_t reads = out->shared_reads, writes = out->shared_writes;
         takePageState(d, uint32_t((page - first_page) >> kPageShift), out);
         use.shared_reads = out->shared_reads - reads;
@@ -338,11 +422,17 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       use.private_reads = e->owner_reads.exchange(0, std::memory_order_relaxed);
       use.private_writes = e->owner_writes.exchange(0, std::memory_order_relaxed);
       use.interleaved = policies.interleaved(page, owner);
-      classifier.addPage(use);
+      if (away)
+        classifier.addSampledAway(use);
+      else
+        classifier.addPage(use);
     }
     if (forget_pages && (whole_page || privateToRetirer(d, owner, counted_remote)))
       forgetPage(e, page);
+    else if (forget_pages && away)  // the next object here decides afresh
+      e->early_remote.fetch_and(kEarlyCountMask, std::memory_order_relaxed);
   }
+  estimate.apply(out, &classifier);
   classifier.finish(&out->signature);
   out->evidence_weight = out->remote + out->invalidations;
   return out->remote || out->invalidations || out->shared_pages || out->signature.total() > 0;

@@ -30,6 +30,7 @@ void ObjectProfile::merge(const ObjectProfile &o) {
   reads_after_last_write += o.reads_after_last_write;
   shared_pages += o.shared_pages;
   single_thread_pages += o.single_thread_pages;
+  pages_sampled_away += o.pages_sampled_away;
   max_threads_per_page = std::max(max_threads_per_page, o.max_threads_per_page);
   signature.merge(o.signature);
   for (const SiteCount &s : o.sites) addSite(s.pc, s.count);

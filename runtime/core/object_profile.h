@@ -56,6 +56,9 @@ struct ObjectProfile {
   uint64_t shared_pages = 0;         // pages used by 2+ threads at some point
   uint64_t single_thread_pages = 0;  // ... of which one thread made >= 90% of accesses
   uint32_t max_threads_per_page = 0;
+  // Pages left out of the model (page_sampling.h): the counts above are
+  // then estimates from the object's sampled pages.
+  uint64_t pages_sampled_away = 0;
   SignatureCounts signature;  // accesses by bandwidth class (placement_signature.h)
 
   // Evidence of the instance with the most remote accesses and invalidations.

@@ -3,6 +3,7 @@
 #include "common/hot_path.h"
 #include "common/internal_alloc.h"
 #include "core/object_fold.h"
+#include "core/page_sampling.h"
 #include "core/stack_store.h"
 
 #include <atomic>
@@ -109,6 +110,7 @@ NUMAPERF_HOT_PATH void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, S
     }
   s.slots[i] = {start, size, site};
   ++s.size;
+  if (sampledSize(size)) sampledRanges().add(start, size);
 }
 
 NUMAPERF_HOT_PATH bool ObjectRegistry::forgetUnprofiled(uintptr_t start, uint64_t usable_size) {
@@ -148,6 +150,7 @@ NUMAPERF_HOT_PATH bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_p
     s.slots[hole] = HeapObject();
     --s.size;
   }
+  if (sampledSize(found.size)) sampledRanges().remove(found.start, found.size);
   if (size) *size = found.size;
   if (before_fold) before_fold(found.start, found.size);
   fold(found, forget_pages);
@@ -192,12 +195,14 @@ void ObjectRegistry::addGlobal(uintptr_t start, uint64_t size, const char *name,
   g->line = line;
   g->next = globals_.load(std::memory_order_relaxed);
   globals_.store(g, std::memory_order_release);
+  if (sampledSize(size)) sampledRanges().add(start, size);
 }
 
 void ObjectRegistry::removeGlobal(uintptr_t start) {
   SpinLockGuard guard(globals_lock_);
   for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next) {
     if (g->start != start || !g->live) continue;
+    if (sampledSize(g->size)) sampledRanges().remove(g->start, g->size);
     foldRange(g->start, g->size, true, &g->profile);
     g->owned_name = copyString(g->name);
     g->owned_file = copyString(g->file);

@@ -63,8 +63,14 @@ SignatureClassifier::Group *SignatureClassifier::groupFor(uint32_t tag, uint32_t
 
 void SignatureClassifier::addPage(const PageUse &p) {
   if (p.interleaved) {
-    counts_.reads[kInterleavedClass] += double(p.private_reads + p.shared_reads);
-    counts_.writes[kInterleavedClass] += double(p.private_writes + p.shared_writes);
+    // The other threads' part apart: scaleOthers may weigh it up.
+    const double shared = double(p.toucher_shared) + double(p.others_shared);
+    const double others = shared > 0 ? double(p.others_shared) / shared : 0;
+    interleaved_other_reads_ += others * double(p.shared_reads);
+    interleaved_other_writes_ += others * double(p.shared_writes);
+    counts_.reads[kInterleavedClass] += double(p.private_reads) + (1 - others) * double(p.shared_reads);
+    counts_.writes[kInterleavedClass] +=
+        double(p.private_writes) + (1 - others) * double(p.shared_writes);
     return;
   }
   counts_.writes[kLocalClass] += double(p.private_writes);
@@ -89,6 +95,33 @@ void SignatureClassifier::addEarlyRemote(uint32_t owner_tag, uint64_t accesses) 
   counts_.addStatic(owner_tag ? owner_tag - 1 : kOtherToucher, double(accesses), 0);
 }
 
+void SignatureClassifier::addSampledAway(const PageUse &p) {
+  if (p.interleaved) {
+    addPage(p);
+    return;
+  }
+  counts_.writes[kLocalClass] += double(p.private_writes);
+  unsigned i = 0;
+  while (i < away_count_ && away_[i].tag != p.owner_tag) ++i;
+  if (i == away_count_) {
+    if (away_count_ == kMaxAwayTouchers) {  // many touchers: the rest are local
+      counts_.reads[kLocalClass] += double(p.private_reads);
+      return;
+    }
+    away_[away_count_++] = AwayReads{p.owner_tag, 0};
+  }
+  away_[i].reads += double(p.private_reads);
+}
+
+void SignatureClassifier::scaleOthers(double f) {
+  for (unsigned i = 0; i < group_count_; ++i) {
+    groups_[i].other_reads *= f;
+    groups_[i].other_writes *= f;
+  }
+  interleaved_other_reads_ *= f;
+  interleaved_other_writes_ *= f;
+}
+
 // Static: the toucher's own accesses go to its node, which is the static one.
 void SignatureClassifier::classifyNarrow(const Group &g) {
   counts_.reads[kLocalClass] += g.own_reads + g.private_reads;
@@ -97,6 +130,8 @@ void SignatureClassifier::classifyNarrow(const Group &g) {
 }
 
 void SignatureClassifier::finish(SignatureCounts *out) {
+  counts_.reads[kInterleavedClass] += interleaved_other_reads_;
+  counts_.writes[kInterleavedClass] += interleaved_other_writes_;
   const uint32_t users = uint32_t(__builtin_popcountll(user_bits_));
   const uint32_t wide_users = std::max<uint32_t>(2, (users + 1) / 2);
   // Wide pages' weight by toucher.
@@ -128,6 +163,15 @@ void SignatureClassifier::finish(SignatureCounts *out) {
       classifyNarrow(g);
     }
   }
+  // The touchers' reads of pages sampled away: per-thread when the
+  // toucher's sampled pages are, else local (as on a narrow page).
+  for (unsigned a = 0; a < away_count_; ++a) {
+    bool wide = false;
+    for (unsigned i = 0; i < group_count_ && !wide; ++i)
+      wide = groups_[i].tag == away_[a].tag && groups_[i].users >= wide_users;
+    counts_.reads[per_thread && wide ? kPerThreadClass : kLocalClass] += away_[a].reads;
+  }
+  away_count_ = 0;
   group_count_ = 0;
   user_bits_ = 0;
   out->merge(counts_);

@@ -22,7 +22,11 @@
 //   toucher thread (the static socket is that thread's node under a
 //   placement);
 // - remote accesses counted before the page had its detail
-//   (NUMAPERF_PAGE_DETAIL_THRESHOLD) are static reads of the toucher's node.
+//   (NUMAPERF_PAGE_DETAIL_THRESHOLD) are static reads of the toucher's node;
+// - pages sampled away (core/page_sampling.h): other threads' accesses are
+//   classed as those to the object's sampled pages (scaleOthers), or, when
+//   no sampled page had any, as early remote accesses; the toucher's writes
+//   are local, its reads per-thread when its sampled pages are, else local.
 #pragma once
 
 #include <cstdint>
@@ -78,6 +82,12 @@ class SignatureClassifier {
   void addPage(const PageUse &page);
   // Remote accesses of unknown kind counted before the page had detail.
   void addEarlyRemote(uint32_t owner_tag, uint64_t accesses);
+  // A page sampled away (core/page_sampling.h): only its toucher's counts
+  // are known, its reads classed in finish() as its sampled pages are.
+  void addSampledAway(const PageUse &page);
+  // Weighs the other threads' accesses to the shared pages seen so far by
+  // `f`: they stand for those of pages sampled away (core/page_sampling.h).
+  void scaleOthers(double f);
   // Adds the instance's totals to `out`.
   void finish(SignatureCounts *out);
 
@@ -94,6 +104,14 @@ class SignatureClassifier {
   Group groups_[kMaxGroups];
   unsigned group_count_ = 0;
   uint64_t user_bits_ = 0;  // threads that used any shared page of the instance
+  double interleaved_other_reads_ = 0, interleaved_other_writes_ = 0;  // other threads', interleaved pages
+  static constexpr unsigned kMaxAwayTouchers = 8;
+  struct AwayReads {
+    uint32_t tag;
+    double reads;
+  };
+  AwayReads away_[kMaxAwayTouchers];
+  unsigned away_count_ = 0;
   SignatureCounts counts_;
 };
 

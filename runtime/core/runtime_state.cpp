@@ -10,6 +10,7 @@
 #include "core/object_fold.h"
 #include "core/object_registry.h"
 #include "core/overhead_meter.h"
+#include "core/page_sampling.h"
 #include "core/profiling_switch.h"
 #include "core/shadow_memory.h"
 #include "core/sharing_tracker.h"
@@ -59,6 +60,7 @@ bool initialize() {
   setMemoryLimitBytes(uint64_t(g_config->memory_limit_mib) << 20);
   setWordDetailThreshold(g_config->word_detail_writes);
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
+  setPageSampling({g_config->page_sample_rate, uint64_t(g_config->page_sample_min_kib) << 10});
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
   objectRegistry().setSpacedAllocator(realMallocIsGlibc());

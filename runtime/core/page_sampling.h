@@ -1,0 +1,86 @@
+// Page sampling of the shared-page model (docs/sampling.md).
+//
+// Modelling every access to a page that several threads use (its PageDetail,
+// the copy holders of each line, word detail) costs several cache misses
+// per access on top of the program's own. For large objects most of that
+// buys nothing the report needs: their pages behave alike, so a sample of
+// them tells how the object is shared. Pages of an object of at least
+// `min_bytes` are modelled in full one in `rate` (chosen by a hash of the
+// page number, so a sampled page keeps its whole history: a copy is only
+// invalidated by a write that follows another thread's access to the line,
+// and both must be seen). On the other pages ("sampled away") other
+// threads' accesses are only counted, per page, in PageEntry::early_remote;
+// when the object is folded, its sampled pages' ratios turn those counts
+// into estimates (object_fold.cpp). Smaller objects, globals included, are
+// never sampled away: a few falsely shared counters are modelled exactly.
+#pragma once
+
+#include "common/spin_lock.h"
+#include "core/shadow_memory.h"
+
+#include <atomic>
+#include <cstdint>
+
+namespace numaperf {
+
+// PageEntry::early_remote of a page sampled away: this bit, and the count
+// of other threads' accesses below it (saturating at kSampledCountCap).
+constexpr uint32_t kSampledAwayBit = 0x80000000u;
+constexpr uint32_t kEarlyCountMask = kSampledAwayBit - 1;
+constexpr uint32_t kSampledCountCap = kEarlyCountMask >> 1;  // room for concurrent adds
+
+inline bool sampledAway(uint32_t early_remote) { return (early_remote & kSampledAwayBit) != 0; }
+
+// Adds `n` accesses to a sampled-away page's count (saturating).
+inline void countSampledAway(PageEntry *e, uint32_t early, uint64_t n) {
+  if ((early & kEarlyCountMask) + n < kSampledCountCap)
+    e->early_remote.fetch_add(uint32_t(n), std::memory_order_relaxed);
+}
+
+struct PageSamplingConfig {
+  uint32_t rate = 8;               // one page in `rate` modelled; 0 or 1: every page
+  uint64_t min_bytes = 1u << 20;  // objects smaller than this are never sampled
+};
+
+// The address ranges of live objects large enough to be sampled: heap
+// blocks, mappings and globals, added when they appear and removed when
+// they go. Looked up once per page, when a second thread first reaches it.
+class SampledRanges {
+ public:
+  void add(uintptr_t start, uint64_t size);
+  // Removes every range overlapping [start, start + size).
+  void remove(uintptr_t start, uint64_t size);
+  bool contains(uintptr_t addr);
+  uint64_t count();
+  void lockAll() { lock_.lock(); }
+  void unlockAll() { lock_.unlock(); }
+
+ private:
+  struct Range {
+    uintptr_t start, end;
+  };
+  // The first range starting after `addr` (ranges are sorted by start and
+  // do not overlap).
+  uint32_t upperBound(uintptr_t addr) const;
+  bool reserve(uint32_t needed);
+  SpinLock lock_;
+  Range *items_ = nullptr;
+  uint32_t count_ = 0, capacity_ = 0;
+};
+
+void setPageSampling(const PageSamplingConfig &config);
+const PageSamplingConfig &pageSampling();
+// Whether objects of `size` bytes have pages sampled away.
+bool sampledSize(uint64_t size);
+SampledRanges &sampledRanges();
+
+// Whether the page at `addr`, which a second thread has just reached, is
+// to be left out of the model.
+bool samplePageAway(uintptr_t addr);
+// Marks the page of `e` sampled away (keeping the count it has) and counts
+// it, once, in pagesSampledAway.
+void markSampledAway(PageEntry *e);
+// Pages left out of the model so far.
+uint64_t pagesSampledAway();
+
+}  // namespace numaperf
