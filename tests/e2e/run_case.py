@@ -95,7 +95,8 @@ class Case:
         by that signal (no core file is written)."""
         full_env = dict(os.environ)
         for k in ("NUMAPERF_JSON", "NUMAPERF_REPORT", "NUMAPERF_ACTIVE",
-                  "NUMAPERF_ACTIVE_REGIONS", "NUMAPERF_TOGGLE_SIGNAL"):
+                  "NUMAPERF_ACTIVE_REGIONS", "NUMAPERF_TOGGLE_SIGNAL", "NUMAPERF_SAMPLE_PAGES",
+                  "NUMAPERF_SAMPLE_MIN_KIB"):
             full_env.pop(k, None)
         full_env.update(env or {})
         r = subprocess.run([exe, *args], cwd=self.work, capture_output=True, text=True,
@@ -573,6 +574,57 @@ case_gt_clean = ground_truth("gt_clean.c")
 case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
 case_gt_mmap = ground_truth("gt_mmap.c")
 case_gt_reuse_mapped = ground_truth("gt_reuse_mapped.c", check_output=_reused)
+
+
+def _issues_by_site(p):
+    return {(i["kind"], i["object"]["site"]["line"]): i for i in p["issues"]}
+
+
+def case_sampled_large(c):
+    """Page sampling (docs/sampling.md): the same program profiled sampled
+    (the default) and exact finds the same issues on its two large arrays,
+    with the same remote reads of the array every worker only reads; the
+    sampled profile says what it left out, the exact one does not."""
+    source = "sampled_large.c"
+    exe = c.compile([source], "sampled_large")
+    want = {(kind, line) for kind, line, _, _ in expected_sites(source)}
+    runs = {}
+    for rate in ("1", "8"):
+        for attempt in range(3):  # sharing needs the workers to interleave
+            env = dict(GROUND_TRUTH_ENV, NUMAPERF_SAMPLE_PAGES=rate,
+                       NUMAPERF_REPORT="sampled-%s.txt" % rate)
+            r = c.run(exe, env=env)
+            p = _take_profile(c, "sampled_large")
+            if want <= set(_issues_by_site(p)) or attempt == 2:
+                break
+            time.sleep(1)
+        with open(os.path.join(c.work, "sampled-%s.txt" % rate)) as f:
+            runs[rate] = (r.stdout, p, f.read())
+    (out_exact, exact, text_exact), (out_sampled, sampled, text_sampled) = runs["1"], runs["8"]
+    check(out_exact == out_sampled, "output differs: %r vs %r" % (out_exact, out_sampled))
+    got_exact, got_sampled = _issues_by_site(exact), _issues_by_site(sampled)
+    check(want <= set(got_exact), "exact run misses %s: %s" % (want - set(got_exact), sorted(got_exact)))
+    check(set(got_sampled) == set(got_exact),
+          "sampled run found %s, exact %s" % (sorted(got_sampled), sorted(got_exact)))
+    check(exact["thresholds"]["page_sample_rate"] == 1 and
+          sampled["thresholds"]["page_sample_rate"] == 8, "page_sample_rate not in the thresholds")
+    for key, issue in got_exact.items():
+        check("pages_sampled_away" not in issue["evidence"], "exact run sampled %s" % (key,))
+    for key, issue in got_sampled.items():
+        away = issue["evidence"].get("pages_sampled_away", 0)
+        pages = issue["evidence"].get("object_pages", 2049)
+        check(pages // 2 < away < pages, "%s: %s of %s pages sampled away" % (key, away, pages))
+    check("sampled:" in text_sampled and "pages_sampled_away" in text_sampled,
+          "the sampled report does not say what was sampled")
+    check("sampled:" not in text_exact, "the exact report claims sampling")
+    table = _line_of(source, "EXPECT: remote_access")
+    a = got_exact[("remote_access", table)]["evidence"]["remote_accesses"]
+    b = got_sampled[("remote_access", table)]["evidence"]["remote_accesses"]
+    check(abs(a - b) <= 0.02 * a, "remote reads of the read-only array: exact %d, sampled %d" % (a, b))
+    tally = _line_of(source, "EXPECT: false_sharing")
+    a = got_exact[("false_sharing", tally)]["evidence"]["invalidations_total"]
+    b = got_sampled[("false_sharing", tally)]["evidence"]["invalidations_total"]
+    check(a / 2 < b < 2 * a, "invalidations of the shared array: exact %d, sampled %d" % (a, b))
 
 
 def case_fork_child(c):
