@@ -169,7 +169,6 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   scoreTime(config, basis_ms, &profile);
   context.wall_ms = profile.program.score_ms;
   context.total_accesses = total_accesses;
-  context.total_remote = total_remote;
   context.threads = profile.program.threads;
   context.remote_threshold = config.remote_threshold;
   context.false_sharing_threshold = config.false_sharing_threshold;
@@ -178,6 +177,16 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   context.symbolizer = &symbolizer;
   uint64_t attributed = 0;
   std::vector<ObjectTotals> objects = collectObjectTotals(symbolizer, 4 * config.stack_depth);
+  // The threads counted every access to a page sampled away as remote; the
+  // objects' estimates are what the program total should hold instead
+  // (docs/sampling.md).
+  uint64_t counted = 0, estimated = 0;
+  for (const ObjectTotals &t : objects) {
+    counted += t.profile.sampled_away_counted;
+    estimated += t.profile.sampled_away_estimated;
+  }
+  total_remote = total_remote - std::min(total_remote, counted) + estimated;
+  context.total_remote = total_remote;
   for (ObjectTotals &t : objects) {
     attributed += t.profile.remote;
     classifyObject(t.object, t.profile, context, &profile.issues);

@@ -163,8 +163,10 @@ struct SampleEstimate {
 
   void apply(ObjectProfile *out, SignatureClassifier *classifier) const {
     if (away_remote == 0) return;
+    out->sampled_away_counted += away_remote;
     if (modelled_others == 0) {  // no sampled page was shared: every access counts
       out->remote += away_remote;
+      out->sampled_away_estimated += away_remote;
       out->shared_pages += away_shared_pages;
       for (unsigned i = 0; i < owner_count; ++i)
         classifier->addEarlyRemote(owners[i].tag, owners[i].accesses);
@@ -172,7 +174,9 @@ struct SampleEstimate {
     }
     const double f = double(modelled_others + away_remote) / double(modelled_others);
     classifier->scaleOthers(f);
-    out->remote += scaled(modelled_remote, f) - modelled_remote;
+    const uint64_t estimated = scaled(modelled_remote, f) - modelled_remote;
+    out->remote += estimated;
+    out->sampled_away_estimated += estimated;
     for (uint64_t *v : {&out->remote_in_sharing_pages, &out->sharing_page_invalidations,
                         &out->sharing_page_lines, &out->invalidations, &out->invalidations_true,
                         &out->invalidations_false, &out->shared_reads, &out->shared_writes,

@@ -31,6 +31,8 @@ void ObjectProfile::merge(const ObjectProfile &o) {
   shared_pages += o.shared_pages;
   single_thread_pages += o.single_thread_pages;
   pages_sampled_away += o.pages_sampled_away;
+  sampled_away_counted += o.sampled_away_counted;
+  sampled_away_estimated += o.sampled_away_estimated;
   max_threads_per_page = std::max(max_threads_per_page, o.max_threads_per_page);
   signature.merge(o.signature);
   for (const SiteCount &s : o.sites) addSite(s.pc, s.count);

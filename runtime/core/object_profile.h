@@ -59,6 +59,10 @@ struct ObjectProfile {
   // Pages left out of the model (page_sampling.h): the counts above are
   // then estimates from the object's sampled pages.
   uint64_t pages_sampled_away = 0;
+  // Other threads' accesses counted on those pages (each a remote access in
+  // the threads' totals), and the remote accesses estimated for them.
+  uint64_t sampled_away_counted = 0;
+  uint64_t sampled_away_estimated = 0;
   SignatureCounts signature;  // accesses by bandwidth class (placement_signature.h)
 
   // Evidence of the instance with the most remote accesses and invalidations.

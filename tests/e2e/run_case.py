@@ -617,6 +617,11 @@ def case_sampled_large(c):
     check("sampled:" in text_sampled and "pages_sampled_away" in text_sampled,
           "the sampled report does not say what was sampled")
     check("sampled:" not in text_exact, "the exact report claims sampling")
+    # The program's remote total holds the estimates, not the raw counts:
+    # nothing looks unattributed.
+    for rate, (_, p, text) in runs.items():
+        check("fell outside" not in text, "rate %s: remote accesses left unattributed:\n%s"
+              % (rate, "\n".join(p["notes"])))
     table = _line_of(source, "EXPECT: remote_access")
     a = got_exact[("remote_access", table)]["evidence"]["remote_accesses"]
     b = got_sampled[("remote_access", table)]["evidence"]["remote_accesses"]

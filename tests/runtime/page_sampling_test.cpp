@@ -133,6 +133,9 @@ TEST_F(PageSamplingTest, ASampledAwayTwinGetsItsSampledPagesCounts) {
   EXPECT_EQ(estimated.pages_sampled_away, 1u);
   EXPECT_EQ(exact.pages_sampled_away, 0u);
   EXPECT_EQ(estimated.remote, exact.remote);
+  // What the threads counted as remote there, and what stands for it.
+  EXPECT_EQ(estimated.sampled_away_counted, n);
+  EXPECT_EQ(estimated.sampled_away_estimated, exact.remote / 2);
   EXPECT_EQ(estimated.invalidations, exact.invalidations);
   EXPECT_EQ(estimated.invalidations_false, exact.invalidations_false);
   EXPECT_EQ(estimated.invalidations_true, exact.invalidations_true);
@@ -161,6 +164,8 @@ TEST_F(PageSamplingTest, WithoutASharedSampledPageEveryCountedAccessIsRemote) {
   ObjectProfile p;
   ASSERT_TRUE(takeObjectProfile(b, b + 2 * kPageSize, false, &p));
   EXPECT_EQ(p.remote, 30u);
+  EXPECT_EQ(p.sampled_away_counted, 30u);
+  EXPECT_EQ(p.sampled_away_estimated, 30u);
   EXPECT_EQ(p.shared_pages, 1u);
   EXPECT_EQ(p.pages_sampled_away, 1u);
   EXPECT_DOUBLE_EQ(p.signature.reads[kStaticClass], 30.0);
