@@ -137,6 +137,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["page_detail_remote_accesses"] = config.page_detail_threshold;
   profile.thresholds["page_sample_rate"] = config.page_sample_rate;
   profile.thresholds["page_sample_min_kib"] = config.page_sample_min_kib;
+  profile.thresholds["page_sample_site_objects"] = config.page_sample_site_objects;
 
   // Counts still buffered by threads (shared_page_cache.h). Threads still
   // running at exit may race with this; their last pages' counts may be off.
@@ -149,9 +150,12 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   if (uint64_t away = pagesSampledAway())
     profile.notes.push_back(
         "sampled: " + std::to_string(away) + " shared pages of objects of " +
-        std::to_string(config.page_sample_min_kib) + " KiB or more were left out of the model (1 in " +
+        std::to_string(config.page_sample_min_kib) +
+        " KiB or more, or packed with blocks of sites of " +
+        std::to_string(config.page_sample_site_objects) +
+        " objects or more, were left out of the model (1 in " +
         std::to_string(config.page_sample_rate) +
-        " is modelled in full); their objects' counts are estimates, marked pages_sampled_away "
+        " is modelled in full); their sites' counts are estimates, marked pages_sampled_away "
         "(NUMAPERF_SAMPLE_PAGES=1: exact counts)");
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   profile.instrumentation = summarizeInstrumentation(start_ns, end_ns);

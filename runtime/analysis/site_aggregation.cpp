@@ -1,5 +1,6 @@
 #include "analysis/site_aggregation.h"
 
+#include "core/object_fold.h"
 #include "core/object_registry.h"
 #include "core/stack_store.h"
 #include "symbolize/demangle.h"
@@ -85,6 +86,7 @@ std::vector<ObjectTotals> collectObjectTotals(symbolize::Symbolizer &symbolizer,
     t.profile.merge(*folded);
     out.push_back(std::move(t));
   }
+  for (ObjectTotals &t : out) applySampleEstimate(&t.profile);
   return out;
 }
 

@@ -37,6 +37,9 @@ struct RuntimeConfig {
   // least `page_sample_min_kib` KiB.
   uint32_t page_sample_rate = 8;
   uint32_t page_sample_min_kib = 1024;
+  // ... and pages packed with blocks of sites of at least this many objects
+  // (0: none).
+  uint32_t page_sample_site_objects = 1024;
   // Writes to a shared line after which word-level detail starts.
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.

@@ -94,6 +94,8 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
     if (sampledAway(early)) {  // page_sampling.h: only counted
       countSampledAway(e, early, n);
       t->remote_accesses += n;
+      if (__builtin_expect(sampleRecheckDue(early, n), 0) && !samplePageAway(addr))
+        shadowMemory().detailFor(e);  // what the page holds changed: model it from now on
       return;
     }
     // Pages reached by other threads only now and then stay cheap: their

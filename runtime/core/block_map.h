@@ -59,6 +59,12 @@ class BlockMap {
   bool take(uintptr_t start, HeapObject *out);
   // The block starting at `start`, left in place; false if absent.
   bool find(uintptr_t start, HeapObject *out) const;
+  // Whether the blocks recorded on [from, to), with the one running into it
+  // from up to 1 KiB before, cover it with gaps of at most `slack` bytes
+  // (the allocator's headers), and each satisfies pred(const HeapObject &).
+  // Read racily: a heuristic for page sampling (core/page_sampling.h).
+  template <typename Pred>
+  bool covers(uintptr_t from, uintptr_t to, uint64_t slack, Pred pred) const;
   // Calls fn(const HeapObject &) for every recorded block. Not a snapshot:
   // blocks recorded or taken meanwhile may be seen or not.
   template <typename Fn>
@@ -118,6 +124,33 @@ class BlockMap {
   std::atomic<Chunk *> chunks_{nullptr};
   std::atomic<bool> spaced_{false};  // set once at start-up, read racily
 };
+
+template <typename Pred>
+bool BlockMap::covers(uintptr_t from, uintptr_t to, uint64_t slack, Pred pred) const {
+  constexpr uintptr_t kLookBack = 1024 >> kGranuleShift;
+  const uintptr_t first = from >> kGranuleShift, last = (to - 1) >> kGranuleShift;
+  uintptr_t covered = from;  // bytes before this are accounted for
+  for (uintptr_t g = first; g > 0 && first - g < kLookBack; --g) {
+    const std::atomic<uint64_t> *e = entryFor((g - 1) << kGranuleShift);
+    const uint64_t v = e ? e->load(std::memory_order_relaxed) : 0;
+    if (!v) continue;
+    const HeapObject o = decode(v, g - 1);
+    if (o.start + o.size > from) {
+      if (!pred(o)) return false;
+      covered = o.start + o.size;
+    }
+    break;
+  }
+  for (uintptr_t g = first; g <= last; ++g) {
+    const std::atomic<uint64_t> *e = entryFor(g << kGranuleShift);
+    const uint64_t v = e ? e->load(std::memory_order_relaxed) : 0;
+    if (!v) continue;
+    const HeapObject o = decode(v, g);
+    if (o.start > covered + slack || !pred(o)) return false;
+    if (o.start + o.size > covered) covered = o.start + o.size;
+  }
+  return covered + slack >= to;
+}
 
 template <typename Fn>
 void BlockMap::forEach(Fn fn) const {

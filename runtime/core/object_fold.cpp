@@ -129,12 +129,12 @@ void extendSegment(ObjectProfile *out, uint32_t page_index) {
   if (last.last_page + 1 == page_index) last.last_page = page_index;
 }
 
-// What an object's sampled pages say about the pages sampled away, which
-// only counted other threads' accesses (docs/sampling.md). The model's
-// remote accesses per access of another thread on the sampled pages turn
-// the counts into remote accesses; the same ratio of all other threads'
-// accesses to the modelled ones scales what only the model sees
-// (invalidations, shared reads and writes, pages used by several threads).
+// The sampling tallies of one object instance (docs/sampling.md): what
+// the model saw on its sampled pages and what was only counted on its pages
+// sampled away. The counts themselves are estimated per allocation site at
+// report time (applySampleEstimate), where the site's instances pool their
+// sampled pages; only the bandwidth signature, classed page by page here,
+// is scaled per instance.
 struct SampleEstimate {
   uint64_t away_remote = 0;        // other threads' accesses to pages sampled away
   uint64_t away_shared_pages = 0;  // ... that had any
@@ -159,34 +159,18 @@ struct SampleEstimate {
     owners[i].accesses += accesses;
   }
 
-  static uint64_t scaled(uint64_t v, double f) { return uint64_t(double(v) * f + 0.5); }
-
-  void apply(ObjectProfile *out, SignatureClassifier *classifier) const {
+  void record(ObjectProfile *out, SignatureClassifier *classifier) const {
+    out->sampled_modelled_remote += modelled_remote;
+    out->sampled_modelled_others += modelled_others;
     if (away_remote == 0) return;
     out->sampled_away_counted += away_remote;
-    if (modelled_others == 0) {  // no sampled page was shared: every access counts
-      out->remote += away_remote;
-      out->sampled_away_estimated += away_remote;
-      out->shared_pages += away_shared_pages;
+    out->sampled_away_shared_pages += away_shared_pages;
+    if (modelled_others) {
+      classifier->scaleOthers(double(modelled_others + away_remote) / double(modelled_others));
+    } else {
       for (unsigned i = 0; i < owner_count; ++i)
         classifier->addEarlyRemote(owners[i].tag, owners[i].accesses);
-      return;
     }
-    const double f = double(modelled_others + away_remote) / double(modelled_others);
-    classifier->scaleOthers(f);
-    const uint64_t estimated = scaled(modelled_remote, f) - modelled_remote;
-    out->remote += estimated;
-    out->sampled_away_estimated += estimated;
-    for (uint64_t *v : {&out->remote_in_sharing_pages, &out->sharing_page_invalidations,
-                        &out->sharing_page_lines, &out->invalidations, &out->invalidations_true,
-                        &out->invalidations_false, &out->shared_reads, &out->shared_writes,
-                        &out->reads_after_last_write})
-      *v = scaled(*v, f);
-    const uint64_t modelled_pages = out->shared_pages;
-    out->shared_pages += away_shared_pages;
-    if (modelled_pages)
-      out->single_thread_pages = scaled(out->single_thread_pages,
-                                        double(out->shared_pages) / double(modelled_pages));
   }
 };
 
@@ -277,6 +261,35 @@ void resetDetail(PageDetail *d) {
 
 }  // namespace
 
+namespace {
+uint64_t scaled(uint64_t v, double f) { return uint64_t(double(v) * f + 0.5); }
+}  // namespace
+
+void applySampleEstimate(ObjectProfile *p) {
+  const uint64_t away = p->sampled_away_counted, others = p->sampled_modelled_others;
+  if (away == 0) return;
+  if (others == 0) {  // no sampled page was shared: every access counts
+    p->remote += away;
+    p->sampled_away_estimated = away;
+    p->shared_pages += p->sampled_away_shared_pages;
+    return;
+  }
+  const double f = double(others + away) / double(others);
+  const uint64_t estimated = scaled(p->sampled_modelled_remote, f) - p->sampled_modelled_remote;
+  p->remote += estimated;
+  p->sampled_away_estimated = estimated;
+  for (uint64_t *v : {&p->remote_in_sharing_pages, &p->sharing_page_invalidations,
+                      &p->sharing_page_lines, &p->invalidations, &p->invalidations_true,
+                      &p->invalidations_false, &p->shared_reads, &p->shared_writes,
+                      &p->reads_after_last_write})
+    *v = scaled(*v, f);
+  const uint64_t modelled_pages = p->shared_pages;
+  p->shared_pages += p->sampled_away_shared_pages;
+  if (modelled_pages)
+    p->single_thread_pages =
+        scaled(p->single_thread_pages, double(p->shared_pages) / double(modelled_pages));
+}
+
 // The page at `addr` starts fresh: no first toucher, counts or detail.
 void forgetPage(PageEntry *e, uintptr_t addr) {
   uint32_t owner = e->owner.exchange(0, std::memory_order_relaxed);
@@ -358,26 +371,29 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     uint32_t early_word = e->early_remote.load(std::memory_order_relaxed);
     const bool counted_remote = early_word != 0;
     const bool away = sampledAway(early_word);
-    if (early_word & kEarlyCountMask) {
-      // Counted before the page had detail, or instead of it (sampled
-      // away): shared out by bytes covered.
-      uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
-      auto shareOf = [&](uint32_t word) {
-        return uint32_t(uint64_t(word & kEarlyCountMask) * covered / kPageSize);
-      };
-      uint32_t share = shareOf(early_word);
-      while (share && !e->early_remote.compare_exchange_weak(early_word, early_word - share))
-        share = shareOf(early_word);
-      if (away) {
-        estimate.addAway(owner, share);
-        if (share && page_state_here) {
+    if (away) {
+      // Counted instead of modelled (sampled away): like the page's thread
+      // counts, the whole count goes to the object holding the middle byte
+      // (shared out by bytes, a page of small blocks would lose what lies
+      // between them and what rounds away).
+      if (page_state_here && (early_word & kEarlyCountMask)) {
+        while (!e->early_remote.compare_exchange_weak(early_word, early_word & kSampledAwayBit)) {
+        }
+        if (uint32_t count = early_word & kEarlyCountMask) {
+          estimate.addAway(owner, count);
           ++estimate.away_shared_pages;
           extendSegment(out, uint32_t((page - first_page) >> kPageShift));
         }
-      } else {
-        out->remote += share;
-        classifier.addEarlyRemote(owner, share);
       }
+    } else if (early_word) {
+      // Counted before the page had detail: shared out by bytes covered.
+      uint64_t covered = std::min(end, page + kPageSize) - std::max(start, page);
+      auto shareOf = [&](uint32_t word) { return uint32_t(uint64_t(word) * covered / kPageSize); };
+      uint32_t share = shareOf(early_word);
+      while (share && !e->early_remote.compare_exchange_weak(early_word, early_word - share))
+        share = shareOf(early_word);
+      out->remote += share;
+      classifier.addEarlyRemote(owner, share);
     }
     if (away && page_state_here) ++out->pages_sampled_away;
     PageDetail *d = e->detail.load(std::memory_order_acquire);
@@ -433,13 +449,16 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     }
     if (forget_pages && (whole_page || privateToRetirer(d, owner, counted_remote)))
       forgetPage(e, page);
-    else if (forget_pages && away)  // the next object here decides afresh
+    else if (forget_pages && away && sampledSize(end - start))
+      // A large object's edge page: the next object here decides afresh.
+      // (A page of small blocks is checked again as its count grows.)
       e->early_remote.fetch_and(kEarlyCountMask, std::memory_order_relaxed);
   }
-  estimate.apply(out, &classifier);
+  estimate.record(out, &classifier);
   classifier.finish(&out->signature);
-  out->evidence_weight = out->remote + out->invalidations;
-  return out->remote || out->invalidations || out->shared_pages || out->signature.total() > 0;
+  out->evidence_weight = out->remote + out->sampled_away_counted + out->invalidations;
+  return out->remote || out->invalidations || out->shared_pages || out->sampled_away_counted ||
+         out->signature.total() > 0;
 }
 
 void forgetWholePages(uintptr_t start, uint64_t size) {

@@ -32,8 +32,15 @@ bool nothingTouched();
 bool rangeUntouched(uintptr_t start, uintptr_t end);
 
 // Fills `out` (which must be zeroed) with the range's counts and evidence.
-// Returns true when anything was counted.
+// Returns true when anything was counted. Counts on pages sampled away
+// (core/page_sampling.h) are only tallied: see applySampleEstimate.
+
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out);
+
+// Turns the tallies of pages sampled away in `p`, the merged profile of an
+// allocation site or global, into estimates from its sampled pages
+// (docs/sampling.md). Called once per site, at report time.
+void applySampleEstimate(ObjectProfile *p);
 
 // After a heap block was freed: its first and last pages, which it may share
 // with other blocks and so keep their state when it is folded, start fresh

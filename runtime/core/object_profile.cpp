@@ -32,6 +32,9 @@ void ObjectProfile::merge(const ObjectProfile &o) {
   single_thread_pages += o.single_thread_pages;
   pages_sampled_away += o.pages_sampled_away;
   sampled_away_counted += o.sampled_away_counted;
+  sampled_away_shared_pages += o.sampled_away_shared_pages;
+  sampled_modelled_remote += o.sampled_modelled_remote;
+  sampled_modelled_others += o.sampled_modelled_others;
   sampled_away_estimated += o.sampled_away_estimated;
   max_threads_per_page = std::max(max_threads_per_page, o.max_threads_per_page);
   signature.merge(o.signature);

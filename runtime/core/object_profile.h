@@ -60,8 +60,14 @@ struct ObjectProfile {
   // then estimates from the object's sampled pages.
   uint64_t pages_sampled_away = 0;
   // Other threads' accesses counted on those pages (each a remote access in
-  // the threads' totals), and the remote accesses estimated for them.
+  // the threads' totals) and the shared pages among them; what the model
+  // saw on the sampled pages (remote accesses, out of accesses of threads
+  // other than the first toucher); and, once applySampleEstimate turned the
+  // rest into estimates, the remote accesses estimated for those pages.
   uint64_t sampled_away_counted = 0;
+  uint64_t sampled_away_shared_pages = 0;
+  uint64_t sampled_modelled_remote = 0;
+  uint64_t sampled_modelled_others = 0;
   uint64_t sampled_away_estimated = 0;
   SignatureCounts signature;  // accesses by bandwidth class (placement_signature.h)
 

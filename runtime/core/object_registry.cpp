@@ -157,6 +157,15 @@ NUMAPERF_HOT_PATH bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_p
   return true;
 }
 
+bool ObjectRegistry::packedWithPopulousSites(uintptr_t page, uint64_t site_objects) const {
+  // glibc puts 16 bytes of header between chunks; a block's size may leave
+  // up to 15 more unused.
+  constexpr uint64_t kSlack = 48;
+  return small_.covers(page, page + kPageSize, kSlack, [&](const HeapObject &o) {
+    return o.site && o.site->instances.load(std::memory_order_relaxed) >= site_objects;
+  });
+}
+
 uint64_t ObjectRegistry::heapSize(uintptr_t start) {
   HeapObject o;
   if (small_.find(start, &o)) return o.size;

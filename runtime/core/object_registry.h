@@ -52,6 +52,10 @@ class ObjectRegistry {
   // done (not a spaced allocator, a large block, or some small block ever
   // went to the shards instead of the map); then removeHeap must be used.
   bool forgetUnprofiled(uintptr_t start, uint64_t usable_size);
+  // Whether the page at `page` holds only small blocks of allocation sites
+  // with at least `site_objects` objects, packed (page sampling may then
+  // leave it out and estimate per site: core/page_sampling.h).
+  bool packedWithPopulousSites(uintptr_t page, uint64_t site_objects) const;
   // Size of a tracked block, or 0.
   uint64_t heapSize(uintptr_t start);
 

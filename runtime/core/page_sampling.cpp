@@ -1,6 +1,7 @@
 #include "core/page_sampling.h"
 
 #include "common/internal_alloc.h"
+#include "core/object_registry.h"
 
 #include <cstring>
 
@@ -85,7 +86,10 @@ SampledRanges &sampledRanges() {
 
 bool samplePageAway(uintptr_t addr) {
   const uint32_t rate = g_sampling.rate;
-  return rate > 1 && pageHash(addr) % rate != 0 && sampledRanges().contains(addr);
+  if (rate <= 1 || pageHash(addr) % rate == 0) return false;
+  if (sampledRanges().contains(addr)) return true;
+  return g_sampling.site_objects &&
+         objectRegistry().packedWithPopulousSites(addr & ~(kPageSize - 1), g_sampling.site_objects);
 }
 
 void markSampledAway(PageEntry *e) {

@@ -11,8 +11,11 @@
 // and both must be seen). On the other pages ("sampled away") other
 // threads' accesses are only counted, per page, in PageEntry::early_remote;
 // when the object is folded, its sampled pages' ratios turn those counts
-// into estimates (object_fold.cpp). Smaller objects, globals included, are
-// never sampled away: a few falsely shared counters are modelled exactly.
+// into estimates (applySampleEstimate). Smaller objects, globals included,
+// are never sampled away (a few falsely shared counters are modelled
+// exactly), except on heap pages packed with the blocks of allocation sites
+// that allocate thousands of objects (a hash table's nodes), which are
+// estimated per allocation site from the site's sampled pages.
 #pragma once
 
 #include "common/spin_lock.h"
@@ -37,9 +40,21 @@ inline void countSampledAway(PageEntry *e, uint32_t early, uint64_t n) {
     e->early_remote.fetch_add(uint32_t(n), std::memory_order_relaxed);
 }
 
+// A page of small blocks was sampled away for what it held then; the
+// allocator may since have put other blocks there. Checked again each time
+// its count passes a multiple of this.
+constexpr uint32_t kSampleRecheckAccesses = 4096;
+inline bool sampleRecheckDue(uint32_t early, uint64_t n) {
+  const uint64_t before = early & kEarlyCountMask;
+  return (before / kSampleRecheckAccesses) != ((before + n) / kSampleRecheckAccesses);
+}
+
 struct PageSamplingConfig {
   uint32_t rate = 8;               // one page in `rate` modelled; 0 or 1: every page
-  uint64_t min_bytes = 1u << 20;  // objects smaller than this are never sampled
+  uint64_t min_bytes = 1u << 20;  // objects smaller than this are never sampled...
+  // ... unless their page is packed with small heap blocks of allocation
+  // sites that each allocated at least this many objects (0: never).
+  uint64_t site_objects = 1024;
 };
 
 // The address ranges of live objects large enough to be sampled: heap

@@ -60,7 +60,8 @@ bool initialize() {
   setMemoryLimitBytes(uint64_t(g_config->memory_limit_mib) << 20);
   setWordDetailThreshold(g_config->word_detail_writes);
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
-  setPageSampling({g_config->page_sample_rate, uint64_t(g_config->page_sample_min_kib) << 10});
+  setPageSampling({g_config->page_sample_rate, uint64_t(g_config->page_sample_min_kib) << 10,
+                   g_config->page_sample_site_objects});
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
   objectRegistry().setSpacedAllocator(realMallocIsGlibc());

@@ -39,7 +39,8 @@ struct ThreadState {
   // added to the page when the thread moves on (fast_page.h).
   FastPageState fast;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
-  // Objects allocated in a row from one site, not yet added to its record:
+  // Objects allocated in a row from one site, not yet added to its record (up
+  // to 256 at a time):
   // threads allocating from the same site would otherwise all write one
   // counter (allocation_tracking.cpp).
   StackRecord *alloc_site = nullptr;

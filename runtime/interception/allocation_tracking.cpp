@@ -41,6 +41,8 @@ NUMAPERF_HOT_PATH uint32_t siteDepth() {
 // searching the store: with profiling off this path is what a program that
 // allocates per cache miss pays on each allocation (docs/benchmarks.md,
 // "Interceptor cost").
+constexpr uint64_t kSiteCountBatch = 256;
+
 NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
@@ -52,7 +54,9 @@ NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
   if (!t) {
     site->noteAllocations(1, size);
   } else if (site == t->alloc_site) {
-    ++t->alloc_site_objects;
+    // Handed over now and then, so that the site's count is roughly current
+    // while the thread keeps allocating there (page sampling reads it).
+    if (++t->alloc_site_objects == kSiteCountBatch) flushAllocationCounts(*t);
     site->noteAllocations(0, size);  // the largest size: a read unless it grows
   } else {
     flushAllocationCounts(*t);

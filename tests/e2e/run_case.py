@@ -604,28 +604,44 @@ def case_sampled_large(c):
     check(out_exact == out_sampled, "output differs: %r vs %r" % (out_exact, out_sampled))
     got_exact, got_sampled = _issues_by_site(exact), _issues_by_site(sampled)
     check(want <= set(got_exact), "exact run misses %s: %s" % (want - set(got_exact), sorted(got_exact)))
-    check(set(got_sampled) == set(got_exact),
+    # The falsely shared array's lines change hands at about the rate that
+    # decides between coherence and placement traffic (docs/scores.md), so
+    # whether its remote accesses make an issue of their own varies by run.
+    borderline = {("remote_access", _line_of(source, "EXPECT: false_sharing"))}
+    check(set(got_sampled) - borderline == set(got_exact) - borderline,
           "sampled run found %s, exact %s" % (sorted(got_sampled), sorted(got_exact)))
     check(exact["thresholds"]["page_sample_rate"] == 1 and
           sampled["thresholds"]["page_sample_rate"] == 8, "page_sample_rate not in the thresholds")
     for key, issue in got_exact.items():
         check("pages_sampled_away" not in issue["evidence"], "exact run sampled %s" % (key,))
+    nodes = _line_of(source, "EXPECT: remote_access", 2)
     for key, issue in got_sampled.items():
+        if key in borderline:
+            continue
         away = issue["evidence"].get("pages_sampled_away", 0)
-        pages = issue["evidence"].get("object_pages", 2049)
+        # The arrays: 2049 pages each, one in eight modelled. The nodes:
+        # 512 pages, the first few shared before the site had 1024 objects.
+        pages = 512 if key[1] == nodes else 2049
         check(pages // 2 < away < pages, "%s: %s of %s pages sampled away" % (key, away, pages))
     check("sampled:" in text_sampled and "pages_sampled_away" in text_sampled,
           "the sampled report does not say what was sampled")
     check("sampled:" not in text_exact, "the exact report claims sampling")
-    # The program's remote total holds the estimates, not the raw counts:
-    # nothing looks unattributed.
-    for rate, (_, p, text) in runs.items():
-        check("fell outside" not in text, "rate %s: remote accesses left unattributed:\n%s"
-              % (rate, "\n".join(p["notes"])))
-    table = _line_of(source, "EXPECT: remote_access")
-    a = got_exact[("remote_access", table)]["evidence"]["remote_accesses"]
-    b = got_sampled[("remote_access", table)]["evidence"]["remote_accesses"]
-    check(abs(a - b) <= 0.02 * a, "remote reads of the read-only array: exact %d, sampled %d" % (a, b))
+    # The program's remote total holds the estimates, not the threads' raw
+    # counts: no more looks unattributed than in the exact run. (Some does
+    # there: a line's count is shared out by bytes among the small blocks on
+    # it, and the allocator's headers between them take none.)
+    def unattributed(p):
+        found = [int(n.split()[0]) for n in p["notes"] if "fell outside" in n]
+        return found[0] if found else 0
+    total = sum(i["evidence"].get("remote_accesses", 0) for i in exact["issues"])
+    check(unattributed(sampled) <= unattributed(exact) + total // 100,
+          "unattributed remote accesses: sampled %d, exact %d"
+          % (unattributed(sampled), unattributed(exact)))
+    for line, what in ((_line_of(source, "EXPECT: remote_access"), "the read-only array"),
+                       (nodes, "the list's nodes")):
+        a = got_exact[("remote_access", line)]["evidence"]["remote_accesses"]
+        b = got_sampled[("remote_access", line)]["evidence"]["remote_accesses"]
+        check(abs(a - b) <= 0.02 * a, "remote reads of %s: exact %d, sampled %d" % (what, a, b))
     tally = _line_of(source, "EXPECT: false_sharing")
     a = got_exact[("false_sharing", tally)]["evidence"]["invalidations_total"]
     b = got_sampled[("false_sharing", tally)]["evidence"]["invalidations_total"]
@@ -888,11 +904,13 @@ def case_calibration(c):
 
 # ---- selective instrumentation (docs/filters.md, docs/switching.md) ----
 
-def _line_of(source, marker):
+def _line_of(source, marker, nth=1):
     with open(os.path.join(PROGRAMS, source)) as f:
         for number, text in enumerate(f, 1):
             if marker in text:
-                return number
+                nth -= 1
+                if nth == 0:
+                    return number
     raise Failure("no %r in %s" % (marker, source))
 
 

@@ -179,3 +179,34 @@ TEST(BlockMap, ForgetClearsOnlyUnderTheSpacedRule) {
   EXPECT_EQ(map.count(), 0u);
   EXPECT_FALSE(map.forget(uintptr_t(6) << 40));  // no chunk there
 }
+
+// What page sampling asks of the map: is a page packed with blocks that all
+// pass a test (blocks of populous allocation sites)?
+TEST(BlockMap, CoversAPagePackedWithBlocksThatPass) {
+  BlockMap map;
+  alignas(4096) static char heap[3 * 4096];
+  const auto page = reinterpret_cast<uintptr_t>(heap) + 4096;
+  auto *common = reinterpret_cast<StackRecord *>(uintptr_t(0x10000));
+  auto *rare = reinterpret_cast<StackRecord *>(uintptr_t(0x20000));
+  auto fromCommon = [&](const HeapObject &o) { return o.site == common; };
+  // 48-byte chunks with 24-byte blocks, glibc-style, running in from before.
+  for (uintptr_t a = page - 48 * 3 + 16; a < page + 4096; a += 48) ASSERT_TRUE(map.insert(a, 40, common));
+  EXPECT_TRUE(map.covers(page, page + 4096, 48, fromCommon));
+  // One block of another site on the page.
+  ASSERT_TRUE(map.insert(page + 16 + 48 * 10, 40, rare));
+  EXPECT_FALSE(map.covers(page, page + 4096, 48, fromCommon));
+  ASSERT_TRUE(map.insert(page + 16 + 48 * 10, 40, common));
+  EXPECT_TRUE(map.covers(page, page + 4096, 48, fromCommon));
+  // A hole (a freed block) wider than the slack.
+  HeapObject taken;
+  ASSERT_TRUE(map.take(page + 16 + 48 * 20, &taken));
+  ASSERT_TRUE(map.take(page + 16 + 48 * 21, &taken));
+  EXPECT_FALSE(map.covers(page, page + 4096, 48, fromCommon));
+  EXPECT_TRUE(map.covers(page, page + 48 * 20, 48, fromCommon));
+  // A block of another site running into the range from before it.
+  ASSERT_TRUE(map.take(page - 48 + 16, &taken));
+  ASSERT_TRUE(map.take(page - 48 * 2 + 16, &taken));
+  EXPECT_TRUE(map.covers(page, page + 48 * 20, 48, fromCommon));
+  ASSERT_TRUE(map.insert(page - 48 * 3 + 16, 136, rare));  // ends 8 bytes into the page
+  EXPECT_FALSE(map.covers(page, page + 48 * 20, 48, fromCommon));
+}

@@ -130,6 +130,11 @@ TEST_F(PageSamplingTest, ASampledAwayTwinGetsItsSampledPagesCounts) {
   countSampledAway(away, away->early_remote.load(), n);
   ObjectProfile estimated;
   ASSERT_TRUE(takeObjectProfile(b2, b2 + 2 * kPageSize, true, &estimated));
+  // Folding only tallies; the estimate is made on the site's merged profile.
+  EXPECT_EQ(estimated.sampled_away_counted, n);
+  EXPECT_LT(estimated.remote, exact.remote);
+  applySampleEstimate(&exact);  // nothing sampled: no change
+  applySampleEstimate(&estimated);
   EXPECT_EQ(estimated.pages_sampled_away, 1u);
   EXPECT_EQ(exact.pages_sampled_away, 0u);
   EXPECT_EQ(estimated.remote, exact.remote);
@@ -163,6 +168,7 @@ TEST_F(PageSamplingTest, WithoutASharedSampledPageEveryCountedAccessIsRemote) {
   countSampledAway(away, away->early_remote.load(), 30);
   ObjectProfile p;
   ASSERT_TRUE(takeObjectProfile(b, b + 2 * kPageSize, false, &p));
+  applySampleEstimate(&p);
   EXPECT_EQ(p.remote, 30u);
   EXPECT_EQ(p.sampled_away_counted, 30u);
   EXPECT_EQ(p.sampled_away_estimated, 30u);
@@ -182,5 +188,54 @@ TEST_F(PageSamplingTest, TheCountOfAPageSampledAwaySaturates) {
   countSampledAway(e, e->early_remote.load(), 100);
   EXPECT_TRUE(sampledAway(e->early_remote.load()));
   EXPECT_EQ(e->early_remote.load() & kEarlyCountMask, kSampledCountCap - 10);
+  e->early_remote.store(0);
+}
+
+// Two instances of one site, one with only sampled pages and one with only
+// pages sampled away, pool at the site: the second is estimated from the
+// first (a hash table's nodes: no single node has pages of both kinds).
+TEST_F(PageSamplingTest, InstancesOfASiteArePooledForTheEstimate) {
+  const uintptr_t b = base();
+  const uint64_t n = playTrace(b);
+  ObjectProfile modelled;
+  ASSERT_TRUE(takeObjectProfile(b, b + kPageSize, true, &modelled));
+  PageEntry *away = shadowMemory().entryFor(b + kPageSize);
+  away->owner.store(1);
+  markSampledAway(away);
+  countSampledAway(away, away->early_remote.load(), n);
+  ObjectProfile counted;
+  ASSERT_TRUE(takeObjectProfile(b + kPageSize, b + 2 * kPageSize, true, &counted));
+  ObjectProfile site;
+  site.merge(modelled);
+  site.merge(counted);
+  applySampleEstimate(&site);
+  EXPECT_EQ(site.remote, 2 * modelled.remote);
+  EXPECT_EQ(site.invalidations, 2 * modelled.invalidations);
+  EXPECT_EQ(site.shared_pages, 2u);
+  EXPECT_EQ(site.pages_sampled_away, 1u);
+}
+
+// On a page of small blocks sampled away, the page's count goes whole to
+// the block holding the page's middle byte (as the page's thread counts
+// do), so that a site's blocks together take all of it.
+TEST_F(PageSamplingTest, APageOfSmallBlocksGivesItsCountToTheMiddleOne) {
+  const uintptr_t page = base();
+  PageEntry *e = shadowMemory().entryFor(page);
+  e->owner.store(1);
+  shadowMemory().noteClaim();
+  markSampledAway(e);
+  countSampledAway(e, e->early_remote.load(), 100);
+  ObjectProfile site;
+  for (uintptr_t b = page; b < page + kPageSize; b += 1024) {
+    ObjectProfile block;
+    bool counted = takeObjectProfile(b, b + 1000, true, &block);
+    EXPECT_EQ(counted, b == page + 2048) << (b - page);
+    EXPECT_EQ(block.sampled_away_counted, b == page + 2048 ? 100u : 0u) << (b - page);
+    site.merge(block);
+  }
+  applySampleEstimate(&site);
+  EXPECT_EQ(site.remote, 100u);
+  EXPECT_EQ(site.pages_sampled_away, 1u);
+  EXPECT_TRUE(sampledAway(e->early_remote.load()));  // small blocks leave the page sampled away
   e->early_remote.store(0);
 }
