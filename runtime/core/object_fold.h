@@ -35,7 +35,13 @@ bool rangeUntouched(uintptr_t start, uintptr_t end);
 // Returns true when anything was counted. Counts on pages sampled away
 // (core/page_sampling.h) are only tallied: see applySampleEstimate.
 
-bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out);
+// `claim_start` / `claim_end`, when given, widen the bytes the object takes
+// its share of a line's remote counts by (lines it shares with other
+// objects, without word detail, are shared out by bytes): a heap block
+// claims its allocator chunk, header and slack included, so that the
+// blocks on a line take all of its count between them.
+bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out,
+                       uintptr_t claim_start = 0, uintptr_t claim_end = 0);
 
 // Turns the tallies of pages sampled away in `p`, the merged profile of an
 // allocation site or global, into estimates from its sampled pages

@@ -177,17 +177,38 @@ uint64_t ObjectRegistry::heapSize(uintptr_t start) {
 
 namespace {
 
+// Folds a range that was touched (see takeObjectProfile for the claim).
+void foldTouched(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumulator *into,
+                 uintptr_t claim_start = 0, uintptr_t claim_end = 0) {
+  ObjectProfile instance;
+  if (takeObjectProfile(start, start + size, forget_pages, &instance, claim_start, claim_end) &&
+      into)
+    into->add(instance);
+}
+
 void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumulator *into) {
   if (rangeUntouched(start, start + size)) return;  // nothing to take or forget
-  ObjectProfile instance;
-  if (takeObjectProfile(start, start + size, forget_pages, &instance) && into)
-    into->add(instance);
+  foldTouched(start, size, forget_pages, into);
 }
 
 }  // namespace
 
-NUMAPERF_HOT_PATH void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) {
-  foldRange(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr);
+NUMAPERF_HOT_PATH void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) const {
+  // A glibc chunk: 8 bytes of size field before the block, and up to 24
+  // bytes of slack after it (the next chunk's header starts at the end of
+  // its usable size). Folded while the block is live (before the real free,
+  // or at exit); a usable size out of that range is not a live chunk's.
+  if (rangeUntouched(o.start, o.start + o.size)) return;  // nothing to take or forget
+  uintptr_t claim_start = 0, claim_end = 0;
+  if (usable_size_ && o.size < BlockMap::kMaxSize) {
+    const uint64_t usable = usable_size_(reinterpret_cast<void *>(o.start));
+    if (usable >= o.size && usable <= o.size + 24) {
+      claim_start = o.start - 8;
+      claim_end = o.start + usable;
+    }
+  }
+  foldTouched(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr, claim_start,
+              claim_end);
 }
 
 void ObjectRegistry::addGlobal(uintptr_t start, uint64_t size, const char *name,
@@ -226,7 +247,7 @@ void ObjectRegistry::foldAll() {
   // A run that never profiled (NUMAPERF_ACTIVE=0 throughout) would walk
   // every live block for nothing.
   if (nothingTouched()) return;
-  small_.forEach([](const HeapObject &o) { fold(o, false); });
+  small_.forEach([this](const HeapObject &o) { fold(o, false); });
   for (Shard &s : shards_) {
     SpinLockGuard guard(s.lock);
     for (uint64_t i = 0; i < s.capacity; ++i)

@@ -13,6 +13,7 @@
 #include "core/object_profile.h"
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 namespace numaperf {
@@ -36,8 +37,13 @@ struct GlobalObject {
 class ObjectRegistry {
  public:
   void addHeap(uintptr_t start, uint64_t size, StackRecord *site);
-  // See BlockMap::setSpacedAllocator.
-  void setSpacedAllocator(bool spaced) { small_.setSpacedAllocator(spaced); }
+  // See BlockMap::setSpacedAllocator. With glibc's allocator (`spaced`)
+  // and its malloc_usable_size, a small block claims its whole chunk when
+  // its counts are taken (takeObjectProfile's claim range).
+  void setSpacedAllocator(bool spaced, size_t (*usable_size)(void *) = nullptr) {
+    small_.setSpacedAllocator(spaced);
+    usable_size_ = spaced ? usable_size : nullptr;
+  }
   // Removes the block starting at `start`, folds its counts into its site and
   // returns true; false when the address was never tracked. With
   // `forget_pages`, pages lying wholly inside the block lose their first
@@ -87,9 +93,10 @@ class ObjectRegistry {
   static HeapObject *find(Shard &s, uintptr_t start);
   static bool grow(Shard &s);
   static void prefetch(Shard &s, uint64_t hash);
-  static void fold(const HeapObject &o, bool forget_pages);
+  void fold(const HeapObject &o, bool forget_pages) const;
 
   BlockMap small_;
+  size_t (*usable_size_)(void *) = nullptr;
   // Blocks small enough for the map that it refused: they are in the shards,
   // which forgetUnprofiled would not clear.
   std::atomic<uint64_t> small_refused_{0};

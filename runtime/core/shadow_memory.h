@@ -178,13 +178,19 @@ struct PageDetail {
   // once the mode ended; the reader's tag, 0 none yet.
   std::atomic<uint32_t> sole_user{0};
   std::atomic<uint32_t> reader{0};
+  // Per line: remote accesses in the low bits; in the top ones, how many of
+  // the line's bytes objects folded since the count was last emptied have
+  // claimed (object_fold.cpp: the objects sharing a line take all of its
+  // count between them, whatever order they go in).
   alignas(64) std::atomic<uint64_t> line_remote[kLinesPerPage];
   // Added to every line's line_remote: a thread that read the whole page
   // evenly (a range over it) hands over one count, not 64 contended ones.
   // Spread into line_remote before counts are taken (spreadEvenRemote).
   std::atomic<uint64_t> line_remote_even{0};
+  static constexpr unsigned kClaimedShift = 57;
+  static constexpr uint64_t kRemoteCountMask = (uint64_t(1) << kClaimedShift) - 1;
   uint64_t lineRemote(unsigned i) const {
-    return line_remote[i].load(std::memory_order_relaxed) +
+    return (line_remote[i].load(std::memory_order_relaxed) & kRemoteCountMask) +
            line_remote_even.load(std::memory_order_relaxed);
   }
   std::atomic<LineShare *> lines[kLinesPerPage];

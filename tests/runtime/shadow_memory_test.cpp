@@ -67,11 +67,20 @@ TEST_F(ShadowTest, FoldTakesWholeLinesAndForgetsWholePages) {
 TEST_F(ShadowTest, PartialLinesAreSharedInProportion) {
   uintptr_t line = base() + 3 * kPageSize;
   countRemote(line, 64);
-  // Each of two 32-byte objects in one line takes half of what is left when
-  // it goes; nothing is ever counted twice.
+  // Two 32-byte objects in one line take all of its count between them,
+  // half each, whichever goes first; nothing is ever counted twice.
+  EXPECT_EQ(takeRemote(line + 32, line + 64, true), 32u);
   EXPECT_EQ(takeRemote(line, line + 32, true), 32u);
-  EXPECT_EQ(takeRemote(line + 32, line + 64, true), 16u);
-  EXPECT_EQ(takeRemote(line, line + 64, true), 16u);  // the rest
+  EXPECT_EQ(takeRemote(line, line + 64, true), 0u);
+  // Four 16-byte objects in any order, counts arriving in between: each
+  // takes its part of what the objects still there share.
+  countRemote(line, 40);
+  EXPECT_EQ(takeRemote(line + 16, line + 32, true), 10u);
+  countRemote(line, 30);  // 60 for the three left
+  EXPECT_EQ(takeRemote(line + 48, line + 64, true), 20u);
+  EXPECT_EQ(takeRemote(line, line + 16, true), 20u);
+  EXPECT_EQ(takeRemote(line + 32, line + 48, true), 20u);
+  EXPECT_EQ(takeRemote(line, line + 64, true), 0u);
   // A partial page does not lose its first toucher.
   shadowMemory().entryFor(line)->owner.store(9);
   takeRemote(line, line + 64, true);
