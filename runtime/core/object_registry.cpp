@@ -6,6 +6,7 @@
 #include "core/page_sampling.h"
 #include "core/stack_store.h"
 
+#include <algorithm>
 #include <atomic>
 #include <cstring>
 
@@ -194,18 +195,16 @@ void foldRange(uintptr_t start, uint64_t size, bool forget_pages, ProfileAccumul
 }  // namespace
 
 NUMAPERF_HOT_PATH void ObjectRegistry::fold(const HeapObject &o, bool forget_pages) const {
-  // A glibc chunk: 8 bytes of size field before the block, and up to 24
-  // bytes of slack after it (the next chunk's header starts at the end of
-  // its usable size). Folded while the block is live (before the real free,
-  // or at exit); a usable size out of that range is not a live chunk's.
   if (rangeUntouched(o.start, o.start + o.size)) return;  // nothing to take or forget
+  // A glibc chunk: 8 bytes of size field before the block, and its usable
+  // size after it (glibc's request2size, at least 32-byte chunks), up to the
+  // next chunk's size field. Computed, not asked of malloc_usable_size:
+  // at exit a block whose free was missed may lie in memory since unmapped.
   uintptr_t claim_start = 0, claim_end = 0;
-  if (usable_size_ && o.size < BlockMap::kMaxSize) {
-    const uint64_t usable = usable_size_(reinterpret_cast<void *>(o.start));
-    if (usable >= o.size && usable <= o.size + 24) {
-      claim_start = o.start - 8;
-      claim_end = o.start + usable;
-    }
+  if (glibc_chunks_ && o.size < BlockMap::kMaxSize) {
+    const uint64_t chunk = std::max<uint64_t>(32, (o.size + 8 + 15) & ~uint64_t(15));
+    claim_start = o.start - 8;
+    claim_end = o.start + chunk - 8;
   }
   foldTouched(o.start, o.size, forget_pages, o.site ? &o.site->profile : nullptr, claim_start,
               claim_end);

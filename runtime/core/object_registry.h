@@ -37,12 +37,12 @@ struct GlobalObject {
 class ObjectRegistry {
  public:
   void addHeap(uintptr_t start, uint64_t size, StackRecord *site);
-  // See BlockMap::setSpacedAllocator. With glibc's allocator (`spaced`)
-  // and its malloc_usable_size, a small block claims its whole chunk when
-  // its counts are taken (takeObjectProfile's claim range).
-  void setSpacedAllocator(bool spaced, size_t (*usable_size)(void *) = nullptr) {
+  // See BlockMap::setSpacedAllocator. With glibc's allocator (`spaced`) a
+  // small block claims its whole chunk when its counts are taken
+  // (takeObjectProfile's claim range).
+  void setSpacedAllocator(bool spaced) {
     small_.setSpacedAllocator(spaced);
-    usable_size_ = spaced ? usable_size : nullptr;
+    glibc_chunks_ = spaced;
   }
   // Removes the block starting at `start`, folds its counts into its site and
   // returns true; false when the address was never tracked. With
@@ -96,7 +96,7 @@ class ObjectRegistry {
   void fold(const HeapObject &o, bool forget_pages) const;
 
   BlockMap small_;
-  size_t (*usable_size_)(void *) = nullptr;
+  bool glibc_chunks_ = false;
   // Blocks small enough for the map that it refused: they are in the shards,
   // which forgetUnprofiled would not clear.
   std::atomic<uint64_t> small_refused_{0};

@@ -64,7 +64,7 @@ bool initialize() {
                    g_config->page_sample_site_objects});
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
-  objectRegistry().setSpacedAllocator(realMallocIsGlibc(), real().malloc_usable_size);
+  objectRegistry().setSpacedAllocator(realMallocIsGlibc());
   installForkHandlers();
   threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
   captureProcessInfo();
