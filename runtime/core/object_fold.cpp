@@ -67,34 +67,57 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset
   }
 }
 
-// Whether the object [start, end) owns the line's sharing state. With word
-// detail: the object covering most of the words threads touched (ties go to
-// the one holding the first touched word). Without: the object holding the
-// line's middle byte, or one lying wholly inside the line.
-bool claimsLine(const LineShare &l, uintptr_t line, uintptr_t start, uintptr_t end) {
-  if (l.words) {
-    unsigned touched = 0, covered = 0, first = kWordsPerLine;
-    for (unsigned w = 0; w < kWordsPerLine; ++w) {
-      if (!l.words->first_tag[w]) continue;
-      ++touched;
-      if (first == kWordsPerLine) first = w;
-      if (contains(start, end, line + (uintptr_t(w) << kWordShift))) ++covered;
-    }
-    if (touched) {
-      if (2 * covered != touched) return 2 * covered > touched;
-      return contains(start, end, line + (uintptr_t(first) << kWordShift));
-    }
+// The words of line `index` that decide whose it is, or 0 when not known:
+// the words threads wrote (the writes are what invalidate copies, and a
+// thread also reads its neighbours' scalars), or those they touched if none
+// was written. Known from the line's word detail, or, on a page still in
+// single-user mode (where the line model keeps no LineShares), from the
+// words noted for the single user and its reader once the line had detail.
+uint16_t decidingWords(const PageDetail &d, unsigned index, const LineShare *l) {
+  uint16_t touched = 0, written = 0;
+  if (l && l->words) {
+    for (unsigned w = 0; w < kWordsPerLine; ++w)
+      if (l->words->first_tag[w]) touched = uint16_t(touched | (1u << w));
+    written = uint16_t(l->words_written & touched);
+  }
+  const uint32_t user = d.sole_user.load(std::memory_order_acquire);
+  const uint64_t bit = uint64_t(1) << index;
+  if (!touched && user != 0 && user != kManyUsers &&
+      (d.su_words.load(std::memory_order_relaxed) & bit)) {
+    touched = d.su_noted[index].load(std::memory_order_relaxed);
+    written = d.su_written[index].load(std::memory_order_relaxed);
+    if (d.reader.load(std::memory_order_relaxed) &&
+        (d.reader_lines.load(std::memory_order_relaxed) & bit))
+      touched = uint16_t(touched | d.reader_noted[index].load(std::memory_order_relaxed));
+  }
+  return written ? written : touched;
+}
+
+// Whether the object [start, end) owns the line's state. With the deciding
+// words known: the object holding the middle one of them (the lower one of
+// two middles), so exactly one object owns the line whatever the others
+// are, and an object covering most of the words always does. (Asking for
+// a majority left a line split between three objects to none of them, and
+// its invalidations and remote accesses out of the report.) Without: the
+// object holding the line's middle byte, or one lying wholly inside the line.
+bool claimsLine(uint16_t words, uintptr_t line, uintptr_t start, uintptr_t end) {
+  if (words) {
+    for (int skip = (__builtin_popcount(words) - 1) / 2; skip > 0; --skip)
+      words = uint16_t(words & (words - 1));
+    return contains(start, end, line + (uintptr_t(__builtin_ctz(words)) << kWordShift));
   }
   return contains(start, end, line + kLineSize / 2) ||
          (start >= line && end <= line + kLineSize);
 }
 
 // Takes a line's sharing counts if the object owns them; returns its
-// invalidations, or -1 when the line belongs to another object.
-int64_t takeLineShare(LineShare *l, uintptr_t line, uintptr_t start, uintptr_t end,
-                      ObjectProfile *out) {
+// invalidations, or -1 when the line belongs to another object. Sets
+// `words` to the words the decision was made on (decidingWords).
+int64_t takeLineShare(LineShare *l, const PageDetail &d, unsigned index, uintptr_t line,
+                      uintptr_t start, uintptr_t end, ObjectProfile *out, uint16_t *words) {
   SpinLockGuard guard(l->lock);
-  if (!claimsLine(*l, line, start, end)) return -1;
+  *words = decidingWords(d, index, l);
+  if (!claimsLine(*words, line, start, end)) return -1;
   int64_t offset = int64_t(line) - int64_t(start);
   uint64_t inv = l->invalidations;
   out->invalidations += inv;
@@ -424,14 +447,23 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
         unsigned index = unsigned((line >> kLineShift) % kLinesPerPage);
         uintptr_t overlap = std::min(hi, line + kLineSize) - std::max(lo, line);
         LineShare *l = d->lines[index].load(std::memory_order_acquire);
-        int64_t inv = l ? takeLineShare(l, line, start, end, out) : -1;
-        if (inv >= 0) {
+        // Without a LineShare (a page in single-user mode), the words noted
+        // for its single user still say whose line it is.
+        uint16_t words = 0;
+        int64_t inv = -1;
+        if (l)
+          inv = takeLineShare(l, *d, index, line, start, end, out, &words);
+        else if (overlap < kLineSize)
+          words = decidingWords(*d, index, nullptr);
+        if (inv >= 0 || (!l && words && claimsLine(words, line, start, end))) {
           // The line's accesses were to this object: all its remote counts too.
-          page_invalidations += uint64_t(inv);
-          if (inv > 0) ++lines_invalidated;
+          if (inv > 0) {
+            page_invalidations += uint64_t(inv);
+            ++lines_invalidated;
+          }
           page_remote += takeLineRemote(d->line_remote[index], kLineSize);
-        } else if (l && l->words && overlap < kLineSize) {
-          // Word detail says the line's traffic belongs to another object.
+        } else if (words && overlap < kLineSize) {
+          // The words used say the line's traffic belongs to another object.
         } else {
           page_remote += takeLineRemote(d->line_remote[index], overlap);
         }

@@ -697,3 +697,48 @@ TEST_F(SharingTest, AFreedBlocksPagesAreFlushedAlone) {
   EXPECT_EQ(pageThreadAccesses(*out, 2), 5u);
   flushSharedPageCache(t.page_cache, 2, true);
 }
+
+// Two scalars at the start of a line that a thread reads, and at its end an
+// array whose two slots two threads keep writing (a global counter array
+// placed after other globals): the line's invalidations and remote accesses
+// belong to the array. Its threads wrote only its words, though it holds
+// just half of the words they touched (a majority of touched words gave the
+// line to the first scalar).
+TEST_F(SharingTest, ALineGoesToTheObjectHoldingTheWordsItsThreadsWrite) {
+  const uintptr_t a = base, b = base + 8, array = base + 48;
+  uint64_t remote = 0;
+  trackSharedAccess(1, detail, array, 8, true, false, 0);
+  remote += trackSharedAccess(2, detail, a, 8, false, true, 0);
+  remote += trackSharedAccess(2, detail, b, 8, false, true, 0);
+  for (int i = 0; i < 10; ++i) {
+    trackSharedAccess(1, detail, array, 8, false, false, 0);
+    trackSharedAccess(1, detail, array, 8, true, false, 0);
+    remote += trackSharedAccess(2, detail, array + 8, 8, false, true, 0);
+    remote += trackSharedAccess(2, detail, array + 8, 8, true, true, 0);
+  }
+  ObjectProfile pa = fold(a, a + 8), pb = fold(b, b + 8), parray = fold(array, array + 16);
+  EXPECT_EQ(pa.remote + pa.invalidations, 0u);
+  EXPECT_EQ(pb.remote + pb.invalidations, 0u);
+  EXPECT_EQ(parray.remote, remote);
+  EXPECT_EQ(parray.invalidations, 20u);  // each thread's write takes the other's copy
+  EXPECT_EQ(parray.invalidations_false, 20u);
+}
+
+// A page one thread uses alone since it became shared (single-user mode, no
+// LineShares): the words noted for that thread say whose the line is, so
+// the scalar it read once takes nothing of the array's remote accesses, and
+// none is lost to the bytes between objects.
+TEST_F(SharingTest, ASingleUsersNotedWordsDecideWhoseALineIs) {
+  const uintptr_t scalar = base, array = base + 48;
+  SharedPageCache cache;
+  uint64_t remote = 0;
+  remote += countSharedAccess(cache, 2, detail, array, lineWordMask(array, 8), true, true, 0);
+  remote += countSharedAccess(cache, 2, detail, scalar, lineWordMask(scalar, 8), false, true, 0);
+  for (int i = 0; i < 50; ++i)
+    remote += countSharedAccess(cache, 2, detail, array, lineWordMask(array, 8), true, true, 0);
+  flushSharedPageCache(cache, 2, true);
+  ASSERT_EQ(detail->sole_user.load(), 2u);  // still in the mode
+  EXPECT_EQ(remote, 52u);
+  EXPECT_EQ(fold(scalar, scalar + 8).remote, 0u);
+  EXPECT_EQ(fold(array, array + 16).remote, remote);
+}
