@@ -480,6 +480,12 @@ class Harness:
             lines.append("warning: load average reached %.1f on %d CPUs while measuring: other "
                          "processes were running; times are inflated and noisy (the cpu column "
                          "is less affected)" % (max(loads), cpus))
+        if self.o.threads > cpus:
+            # docs/benchmarks.md "Session 11": at 4 threads on 2 CPUs histogram
+            # cost 6-8x, at 2 threads 16-34x.
+            lines.append("note: %d threads on %d CPUs: the workers take turns more than they run "
+                         "together, which understates what contended lines cost; --threads %d "
+                         "shows it" % (self.o.threads, cpus, cpus))
         plants = [dict(p, workload=s["name"]) for s in results for p in s["plants"]]
         if plants:
             lines.append("planted issues (table: found/checked, +N of kinds the runtime does not "
