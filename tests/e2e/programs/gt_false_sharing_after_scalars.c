@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "start_together.h"
+
 #define WORKERS 2
 // Zero-initialised, so all three are in .bss, in this order, the first on a
 // line of its own (main checks it, so a compiler laying them out otherwise
@@ -16,15 +18,9 @@ volatile long iterations __attribute__((aligned(64)));
 volatile long yield_mask;
 volatile long counts[WORKERS * 2];  // EXPECT: false_sharing global counts fix=padding
 
-static int ready;
-static void start_together(void) {
-  __atomic_add_fetch(&ready, 1, __ATOMIC_SEQ_CST);
-  while (__atomic_load_n(&ready, __ATOMIC_SEQ_CST) < WORKERS) sched_yield();
-}
-
 static void *worker(void *arg) {
   long id = (long)arg;
-  start_together();
+  start_together(WORKERS);
   for (long i = 0; i < iterations; ++i) {
     counts[id * 2] += 1;
     if ((i & yield_mask) == 0) sched_yield();  // interleave even on a busy or small machine
