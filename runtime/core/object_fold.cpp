@@ -61,10 +61,26 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset
   ev.invalidations = invalidations;
   ev.offset = offset;
   if (l.words) {
-    memcpy(ev.first_tag, l.words->first_tag, sizeof ev.first_tag);
-    memcpy(ev.other_tag, l.words->other_tag, sizeof ev.other_tag);
-    for (unsigned w = 0; w < kWordsPerLine; ++w) ev.written[w] = (l.words_written >> w) & 1;
+    const uint16_t written = l.words_written.load(std::memory_order_relaxed);
+    for (unsigned w = 0; w < kWordsPerLine; ++w) {
+      ev.first_tag[w] = l.words->first_tag[w].load(std::memory_order_relaxed);
+      ev.other_tag[w] = l.words->other_tag[w].load(std::memory_order_relaxed);
+      ev.written[w] = (written >> w) & 1;
+    }
   }
+}
+
+// Empties the line's word detail for the next object (under its lock); the
+// new epoch tells threads that what they saw noted for them no longer is.
+void clearLineWords(LineShare &l) {
+  if (l.words)
+    for (unsigned w = 0; w < kWordsPerLine; ++w) {
+      l.words->first_tag[w].store(0, std::memory_order_relaxed);
+      l.words->other_tag[w].store(0, std::memory_order_relaxed);
+    }
+  l.words_both.store(0, std::memory_order_relaxed);
+  l.words_written.store(0, std::memory_order_relaxed);
+  l.epoch.fetch_add(1, std::memory_order_release);
 }
 
 // The words of line `index` that decide whose it is, or 0 when not known:
@@ -77,8 +93,9 @@ uint16_t decidingWords(const PageDetail &d, unsigned index, const LineShare *l) 
   uint16_t touched = 0, written = 0;
   if (l && l->words) {
     for (unsigned w = 0; w < kWordsPerLine; ++w)
-      if (l->words->first_tag[w]) touched = uint16_t(touched | (1u << w));
-    written = uint16_t(l->words_written & touched);
+      if (l->words->first_tag[w].load(std::memory_order_relaxed))
+        touched = uint16_t(touched | (1u << w));
+    written = uint16_t(l->words_written.load(std::memory_order_relaxed) & touched);
   }
   const uint32_t user = d.sole_user.load(std::memory_order_acquire);
   const uint64_t bit = uint64_t(1) << index;
@@ -119,21 +136,23 @@ int64_t takeLineShare(LineShare *l, const PageDetail &d, unsigned index, uintptr
   *words = decidingWords(d, index, l);
   if (!claimsLine(*words, line, start, end)) return -1;
   int64_t offset = int64_t(line) - int64_t(start);
-  uint64_t inv = l->invalidations;
+  // (Lock-free writers add to the counts while the lock is held: taken
+  // with exchange, none is lost.)
+  const uint64_t inv = l->invalidations.exchange(0, std::memory_order_relaxed);
+  const uint64_t inv_true = l->invalidations_true.exchange(0, std::memory_order_relaxed);
+  const uint64_t inv_false = l->invalidations_false.exchange(0, std::memory_order_relaxed);
   out->invalidations += inv;
-  out->invalidations_true += l->invalidations_true;
-  out->invalidations_false += l->invalidations_false;
-  recordLineEvidence(out->false_sharing_line, l->invalidations_false, offset, *l);
-  recordLineEvidence(out->true_sharing_line, l->invalidations_true, offset, *l);
+  out->invalidations_true += inv_true;
+  out->invalidations_false += inv_false;
+  recordLineEvidence(out->false_sharing_line, inv_false, offset, *l);
+  recordLineEvidence(out->true_sharing_line, inv_true, offset, *l);
   for (LineSiteCount &site : l->sites) {
     out->addSite(site.pc, site.count);
     site = LineSiteCount();
   }
-  l->invalidations = l->invalidations_true = l->invalidations_false = 0;
+  l->state.fetch_and(~kContendedLine, std::memory_order_acq_rel);
   l->writes = 0;
-  if (l->words) memset(l->words, 0, sizeof *l->words);
-  l->words_both = l->words_written = 0;
-  l->version.fetch_add(1, std::memory_order_release);  // threads' views are stale
+  clearLineWords(*l);
   return int64_t(inv);
 }
 
@@ -274,12 +293,14 @@ void resetDetail(PageDetail *d) {
     LineShare *l = slot.load(std::memory_order_acquire);
     if (!l) continue;
     SpinLockGuard guard(l->lock);
-    l->holder_count = 0;
-    l->writes = l->invalidations = l->invalidations_true = l->invalidations_false = 0;
-    if (l->words) memset(l->words, 0, sizeof *l->words);
-    l->words_both = l->words_written = 0;
+    l->state.store(0, std::memory_order_release);
+    l->listed = 0;
+    l->writes = 0;
+    l->invalidations.store(0, std::memory_order_relaxed);
+    l->invalidations_true.store(0, std::memory_order_relaxed);
+    l->invalidations_false.store(0, std::memory_order_relaxed);
     for (LineSiteCount &site : l->sites) site = LineSiteCount();
-    l->version.fetch_add(1, std::memory_order_release);
+    clearLineWords(*l);
   }
   SpinLockGuard guard(d->threads_lock);
   for (unsigned i = 0; i < kInlinePageThreads; ++i) {

@@ -74,9 +74,11 @@ constexpr unsigned kAddressBits = 47;
 // true sharing (a word used by several threads) from false sharing.
 // Which words were written is LineShare::words_written: kept there, this is
 // 128 bytes, the allocator's 128-byte class (with it, 144 bytes took 256).
+// Atomics: written under the line's lock, read without it by the lock-free
+// write path (which only asks whether other threads used a word).
 struct WordDetail {
-  uint32_t first_tag[kWordsPerLine];
-  uint32_t other_tag[kWordsPerLine];  // a second thread, 0 if none
+  std::atomic<uint32_t> first_tag[kWordsPerLine] = {};
+  std::atomic<uint32_t> other_tag[kWordsPerLine] = {};  // a second thread, 0 if none
 };
 static_assert(sizeof(WordDetail) == 128, "WordDetail must fit the 128-byte class");
 
@@ -85,33 +87,54 @@ struct LineSiteCount {
   uint64_t count = 0;
 };
 
+// LineShare::state: which threads hold a copy of the line since its last
+// write, and whether a write ever invalidated copies. A thread whose tag is
+// at most kMaskedHolders is bit (tag - 1) of the mask, set and cleared with
+// atomic operations, so the transitions threads fighting over a line make
+// at every access (a read that misses, a write that takes every copy) need
+// no lock. Threads with higher tags are listed in LineShare::holders, under
+// the lock; kListedHolders says the list is not empty.
+constexpr unsigned kMaskedHolders = 62;
+constexpr uint64_t kHolderMask = (uint64_t(1) << kMaskedHolders) - 1;
+constexpr uint64_t kListedHolders = uint64_t(1) << 62;
+constexpr uint64_t kContendedLine = uint64_t(1) << 63;  // a write invalidated copies
+// The thread's bit in the mask, or 0 when it is listed instead.
+inline uint64_t holderBit(uint32_t tag) {
+  return tag - 1u < kMaskedHolders ? uint64_t(1) << (tag - 1u) : 0;
+}
+
 // Sharing state of one cache line, created when the line is written while its
-// page is shared, and then kept for every access (under `lock`).
+// page is shared, and then kept for every access.
 // What every access reads comes first, in one cache line (records are at
-// least 64-byte aligned): on lines threads keep fighting over, an access
-// that changes nothing is decided there, without a miss on the word detail.
+// least 64-byte aligned): on lines threads keep fighting over, an access is
+// decided and counted there, without a miss on the word detail.
 struct LineShare {
-  SpinLock lock;
-  // Bumped (under `lock`) whenever holders, invalidations or word detail
-  // change, so a thread can tell that what it saw last is still true
-  // without taking the lock (shared_page_cache.h).
-  std::atomic<uint32_t> version{0};
-  uint32_t holder_count = 0;  // threads holding a copy since the last write
-  uint32_t holder_capacity = 0;
-  uint32_t *holders = nullptr;  // owner tags; inline_holders or internal memory
-  WordDetail *words = nullptr;
-  uint32_t inline_holders[5] = {};
+  SpinLock lock;  // the holder list, word detail, sites and `writes`
+  // Bumped (under `lock`) when the word detail is created or emptied, so a
+  // thread can tell that the words it saw noted for itself still are
+  // (shared_page_cache.h): other threads' accesses only add to the detail.
+  std::atomic<uint32_t> epoch{0};
+  std::atomic<uint64_t> state{0};      // holders and kContendedLine (above)
+  std::atomic<uint64_t> invalidations{0};        // copies invalidated by writes
+  std::atomic<uint64_t> invalidations_true{0};   // ... of words other threads used
+  std::atomic<uint64_t> invalidations_false{0};  // ... of words only the writer used
+  WordDetail *words = nullptr;  // set once (epoch published), kept until the record goes
   // With `words`: the words naming two distinct threads (a summary of
   // other_tag), and the words written since the word detail began. Zero
   // whenever `words` is.
-  uint16_t words_both = 0;
-  uint16_t words_written = 0;
-  uint64_t writes = 0;
-  uint64_t invalidations = 0;  // copies invalidated by writes
-  uint64_t invalidations_true = 0;   // ... of words other threads used
-  uint64_t invalidations_false = 0;  // ... of words only the writer used
+  std::atomic<uint16_t> words_both{0};
+  std::atomic<uint16_t> words_written{0};
+  uint32_t listed = 0;  // holders in `holders`, while state has kListedHolders
+  uint32_t list_capacity = 0;
+  uint32_t *holders = nullptr;  // tags above kMaskedHolders; inline_holders or internal memory
+  uint32_t inline_holders[2] = {};
+  uint64_t writes = 0;     // counted up to the word-detail threshold
   LineSiteCount sites[2];  // hottest instructions behind misses and invalidations
+  bool holdsNone() const {
+    return (state.load(std::memory_order_acquire) & (kHolderMask | kListedHolders)) == 0;
+  }
 };
+static_assert(sizeof(LineShare) <= 128, "LineShare must fit the 128-byte class");
 
 // A thread's accesses (reads and writes) to a page, and how many of them
 // were writes. The page's read and write totals are their sums: kept per

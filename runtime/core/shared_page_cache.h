@@ -8,13 +8,14 @@
 // totals to the page when the slot is evicted, when the thread frees memory
 // or exits, and at report time.
 //
-// The slot also remembers, per cache line, what the thread last saw of the
-// line's sharing state (LineShare::version): whether it holds a valid copy,
-// holds the only copy, which of its words are already noted in the line's
-// word detail. An access that would change nothing in that state (a re-read
-// of a valid copy, a write to a line only this thread holds) skips the line
-// lock entirely; any other thread's state change bumps the version and sends
-// the next access down the exact path (sharing_tracker.cpp).
+// The slot also remembers, per cache line, which of the thread's words are
+// already noted in the line's word detail (valid while LineShare::epoch is
+// unchanged: other threads' accesses only add to the detail). An access
+// whose words are all noted needs nothing but the line's holder state: a
+// re-read of a valid copy or a write to a line only this thread holds
+// changes nothing, and a read that misses or a write that takes the other
+// copies is one compare-and-swap on that state, without the line's lock
+// (sharing_tracker.cpp). Anything else takes the lock.
 #pragma once
 
 #include "core/shadow_memory.h"
@@ -32,6 +33,17 @@ struct BufferedSite {
 constexpr unsigned kBufferedSiteBits = 3;  // a loop body reads a page from a few places
 constexpr unsigned kBufferedSites = 1u << kBufferedSiteBits;
 
+// Sites behind the misses and invalidating writes the lock-free line path
+// counts, kept for the line's own sites (LineShare::sites, under its lock):
+// handed over when the slot is flushed or the entry is wanted for another.
+struct BufferedLineSite {
+  uintptr_t pc = 0;
+  uint32_t count = 0;
+  uint32_t line = 0;
+};
+constexpr unsigned kBufferedLineSiteBits = 2;
+constexpr unsigned kBufferedLineSites = 1u << kBufferedLineSiteBits;
+
 struct SharedPageSlot {
   PageDetail *page = nullptr;
   uint32_t generation = 0;  // PageDetail::generation when the slot was filled
@@ -42,13 +54,12 @@ struct SharedPageSlot {
   uint32_t line_remote[kLinesPerPage] = {};
   uint64_t line_remote_bound = 0;  // no line_remote[i] is above it
   BufferedSite sites[kBufferedSites];
-  // Line state as of line_version[i], for the lines in `known_lines`.
+  BufferedLineSite line_sites[kBufferedLineSites];
+  // Word detail as of LineShare::epoch line_epoch[i], for the lines in
+  // `known_lines` (who holds copies is read from the line's state itself).
   uint64_t known_lines = 0;
-  uint64_t holds_copy = 0;   // the thread holds a valid copy
-  uint64_t sole_holder = 0;  // ... and nobody else does
-  uint64_t contended = 0;    // the line has lost copies to writes
-  uint64_t has_words = 0;    // the line keeps word detail
-  uint32_t line_version[kLinesPerPage] = {};
+  uint64_t has_words = 0;  // the line keeps word detail
+  uint32_t line_epoch[kLinesPerPage] = {};
   uint16_t noted_words[kLinesPerPage] = {};    // words whose use by this thread is noted
   uint16_t written_words[kLinesPerPage] = {};  // ... and that are marked written
 };

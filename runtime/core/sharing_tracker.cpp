@@ -104,26 +104,52 @@ void countLineSite(LineShare &l, uintptr_t pc, uint64_t n = 1) {
   weakest->count += n;
 }
 
-bool holds(const LineShare &l, uint32_t tag) {
-  for (uint32_t i = 0; i < l.holder_count; ++i)
+bool listed(const LineShare &l, uint64_t state, uint32_t tag) {
+  if (!(state & kListedHolders)) return false;
+  for (uint32_t i = 0; i < l.listed; ++i)
     if (l.holders[i] == tag) return true;
   return false;
 }
 
-// Returns whether `tag` was added (false: it held a copy already).
-bool addHolder(LineShare &l, uint32_t tag) {
-  if (holds(l, tag)) return false;
-  if (l.holder_count == l.holder_capacity) {
-    uint32_t capacity = l.holder_capacity * 2;
+// Whether `tag` holds a copy in `state` (the list is read under the lock).
+bool holds(const LineShare &l, uint64_t state, uint32_t tag) {
+  const uint64_t bit = holderBit(tag);
+  return bit ? (state & bit) != 0 : listed(l, state, tag);
+}
+
+uint32_t holderCount(const LineShare &l, uint64_t state) {
+  return uint32_t(__builtin_popcountll(state & kHolderMask)) +
+         ((state & kListedHolders) ? l.listed : 0);
+}
+
+// Adds a thread without a mask bit to the list (under the lock; the caller
+// sets kListedHolders). False when memory for a longer list cannot be had:
+// the copy count then saturates and invalidations undercount.
+bool listHolder(LineShare &l, uint32_t tag) {
+  if (l.listed == l.list_capacity) {
+    uint32_t capacity = l.list_capacity * 2;
     auto *bigger = static_cast<uint32_t *>(internalAllocDetail(capacity * sizeof(uint32_t)));
-    if (!bigger) return false;  // copy count saturates; invalidations undercount
-    memcpy(bigger, l.holders, l.holder_count * sizeof(uint32_t));
-    if (l.holders != l.inline_holders)
-      internalFree(l.holders, l.holder_capacity * sizeof(uint32_t));
+    if (!bigger) return false;
+    memcpy(bigger, l.holders, l.listed * sizeof(uint32_t));
+    if (l.holders != l.inline_holders) internalFree(l.holders, l.list_capacity * sizeof(uint32_t));
     l.holders = bigger;
-    l.holder_capacity = capacity;
+    l.list_capacity = capacity;
   }
-  l.holders[l.holder_count++] = tag;
+  l.holders[l.listed++] = tag;
+  return true;
+}
+
+// Makes `tag` a holder (under the lock). Returns whether it was not one.
+bool addHolder(LineShare &l, uint32_t tag) {
+  const uint64_t bit = holderBit(tag);
+  uint64_t state = l.state.load(std::memory_order_acquire);
+  if (holds(l, state, tag)) return false;
+  if (bit) {
+    l.state.fetch_or(bit, std::memory_order_acq_rel);
+    return true;
+  }
+  if (!(state & kListedHolders)) l.listed = 0;
+  if (listHolder(l, tag)) l.state.fetch_or(kListedHolders, std::memory_order_acq_rel);
   return true;
 }
 
@@ -131,7 +157,7 @@ LineShare *newLineShare() {
   LineShare *l = internalNewDetail<LineShare>();
   if (!l) return nullptr;
   l->holders = l->inline_holders;
-  l->holder_capacity = sizeof(l->inline_holders) / sizeof(l->inline_holders[0]);
+  l->list_capacity = sizeof(l->inline_holders) / sizeof(l->inline_holders[0]);
   return l;
 }
 
@@ -146,122 +172,191 @@ LineShare *lineFor(PageDetail *d, unsigned index, bool create) {
   return l;
 }
 
-// True when another thread has used one of the words in `words`.
+// True when another thread has used one of the words in `words` (with or
+// without the lock: the detail only grows between epochs).
 bool othersUseWords(const LineShare &l, uint16_t words, uint32_t tag) {
-  if (words & l.words_both) return true;  // two distinct threads: one is not `tag`
+  if (words & l.words_both.load(std::memory_order_relaxed))
+    return true;  // two distinct threads: one is not `tag`
   const WordDetail &w = *l.words;
-  for (unsigned i = 0; i < kWordsPerLine; ++i)
-    if ((words >> i) & 1)
-      if ((w.first_tag[i] && w.first_tag[i] != tag) || (w.other_tag[i] && w.other_tag[i] != tag))
-        return true;
+  for (unsigned i = 0; i < kWordsPerLine; ++i) {
+    if (!((words >> i) & 1)) continue;
+    const uint32_t first = w.first_tag[i].load(std::memory_order_relaxed);
+    const uint32_t other = w.other_tag[i].load(std::memory_order_relaxed);
+    if ((first && first != tag) || (other && other != tag)) return true;
+  }
   return false;
 }
 
-// Returns whether anything changed.
+// Notes `tag`'s use of `words` (under the lock). Returns whether anything
+// changed.
 bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
+  const uint16_t both = l.words_both.load(std::memory_order_relaxed);
+  const uint16_t written = l.words_written.load(std::memory_order_relaxed);
   // Words that already name two threads, and are marked written if this is
   // a write, cannot change.
-  if (!(words & ~l.words_both) && (!is_write || !(words & ~l.words_written))) return false;
+  if (!(words & ~both) && (!is_write || !(words & ~written))) return false;
   WordDetail &w = *l.words;
+  uint16_t new_both = both, new_written = written;
   bool changed = false;
   for (unsigned i = 0; i < kWordsPerLine; ++i) {
     if (!((words >> i) & 1)) continue;
-    if (w.first_tag[i] == 0) {
-      w.first_tag[i] = tag;
+    const uint32_t first = w.first_tag[i].load(std::memory_order_relaxed);
+    if (first == 0) {
+      w.first_tag[i].store(tag, std::memory_order_relaxed);
       changed = true;
-    } else if (w.first_tag[i] != tag && w.other_tag[i] == 0) {
-      w.other_tag[i] = tag;
-      l.words_both = uint16_t(l.words_both | (1u << i));
-      changed = true;
-    }
-    if (is_write && !(l.words_written & (1u << i))) {
-      l.words_written = uint16_t(l.words_written | (1u << i));
+    } else if (first != tag && w.other_tag[i].load(std::memory_order_relaxed) == 0) {
+      w.other_tag[i].store(tag, std::memory_order_relaxed);
+      new_both = uint16_t(new_both | (1u << i));
       changed = true;
     }
+    if (is_write) new_written = uint16_t(new_written | (words & (1u << i)));
+  }
+  if (new_both != both) l.words_both.store(new_both, std::memory_order_relaxed);
+  if (new_written != written) {
+    l.words_written.store(new_written, std::memory_order_relaxed);
+    changed = true;
   }
   return changed;
 }
 
-// Records in the thread's slot what the line looks like to `tag` now
-// (called under the line's lock, after the access of `words` was noted).
-// `kept_noted`: words the slot knew to be noted for `tag` and that still are
-// (no version change since), or 0.
+// Records in the thread's slot which of its words the line's detail has
+// noted (called under the line's lock, after the access of `words` was
+// noted). `kept_noted`: words the slot knew to be noted for `tag` in this
+// epoch, or 0.
 // The noted words are derived from the line's summaries, never from the
 // word detail itself: on lines threads keep taking from each other that
 // detail is cold, and reading it was half the cost of the exact path.
 // The result may miss a word noted earlier (the next access to it then takes
-// the exact path once more), never claims one that is not.
-void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint32_t tag,
-                  uint16_t words, uint16_t kept_noted) {
+// the lock once more), never claims one that is not.
+void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint16_t words,
+                  uint16_t kept_noted) {
   uint64_t bit = uint64_t(1) << index;
-  s.line_version[index] = l.version.load(std::memory_order_relaxed);
+  s.line_epoch[index] = l.epoch.load(std::memory_order_relaxed);
   s.known_lines |= bit;
-  bool held = holds(l, tag);
-  s.holds_copy = held ? s.holds_copy | bit : s.holds_copy & ~bit;
-  bool sole = held && l.holder_count == 1;
-  s.sole_holder = sole ? s.sole_holder | bit : s.sole_holder & ~bit;
-  s.contended = l.invalidations ? s.contended | bit : s.contended & ~bit;
   uint16_t noted = 0, written = 0;
   if (l.words) {
     // A word naming two threads is not changed by another access of `tag`;
     // nor is one this access just noted.
-    noted = uint16_t(kept_noted | l.words_both | words);
-    written = uint16_t(l.words_written & noted);
+    noted = uint16_t(kept_noted | l.words_both.load(std::memory_order_relaxed) | words);
+    written = uint16_t(l.words_written.load(std::memory_order_relaxed) & noted);
   }
   s.has_words = l.words ? s.has_words | bit : s.has_words & ~bit;
   s.noted_words[index] = noted;
   s.written_words[index] = written;
 }
 
-// The exact copy model for one access to a tracked line. Returns whether the
-// access counts as remote; records the line's site for misses and
-// invalidating writes. With a slot, refreshes the thread's view of the line.
+// Counts `copies` invalidated by a write of `tag` to `words`, as true or
+// false sharing when the line keeps word detail.
+void countInvalidations(LineShare &l, uint32_t copies, uint16_t words, uint32_t tag) {
+  l.invalidations.fetch_add(copies, std::memory_order_relaxed);
+  if (l.words)
+    (othersUseWords(l, words, tag) ? l.invalidations_true : l.invalidations_false)
+        .fetch_add(copies, std::memory_order_relaxed);
+}
+
+// The exact copy model for one access to a tracked line, under its lock.
+// Returns whether the access counts as remote; records the line's site for
+// misses and invalidating writes. With a slot, refreshes the thread's view
+// of the line's words.
 bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bool is_remote,
                 uintptr_t pc, SharedPageSlot *slot, unsigned index) {
   SpinLockGuard guard(line.lock);
   uint64_t bit = uint64_t(1) << index;
   uint16_t kept_noted =
       slot && (slot->known_lines & bit) && (slot->has_words & bit) &&
-              line.version.load(std::memory_order_relaxed) == slot->line_version[index]
+              line.epoch.load(std::memory_order_relaxed) == slot->line_epoch[index]
           ? slot->noted_words[index]
           : 0;
   bool counted_remote = is_remote;
-  // On a contended line (one that has lost copies to writes) a re-read of a
-  // still-valid copy is a cache hit, not remote traffic.
-  if (is_remote && line.invalidations > 0 && holds(line, tag)) counted_remote = false;
-  bool invalidated = false, changed = false;
+  bool invalidated = false;
   if (is_write) {
-    bool held = holds(line, tag);
-    uint32_t copies = line.holder_count - (held ? 1 : 0);
+    // The decision is made on the state the write replaces: lock-free
+    // readers may add their copies up to the moment it is taken (the list
+    // only changes under the lock, so it is as the loop reads it).
+    const uint64_t mine = holderBit(tag);
+    uint64_t state = line.state.load(std::memory_order_acquire), next;
+    bool held;
+    uint32_t copies;
+    do {
+      held = holds(line, state, tag);
+      copies = holderCount(line, state) - (held ? 1 : 0);
+      next = (mine ? mine : kListedHolders) | (state & kContendedLine) |
+             (copies ? kContendedLine : 0);
+    } while (!line.state.compare_exchange_weak(state, next, std::memory_order_acq_rel,
+                                               std::memory_order_acquire));
+    // On a contended line (one that has lost copies to writes) a write to
+    // a still-valid copy is a cache hit, not remote traffic.
+    counted_remote = is_remote && !((state & kContendedLine) && held);
+    line.listed = 0;  // the list holds only `tag`, if anyone
+    if (!mine && !listHolder(line, tag))
+      line.state.fetch_and(~kListedHolders, std::memory_order_acq_rel);
     if (copies) {
       invalidated = true;
-      line.invalidations += copies;
-      if (line.words) {
-        if (othersUseWords(line, words, tag))
-          line.invalidations_true += copies;
-        else
-          line.invalidations_false += copies;
-      }
+      countInvalidations(line, copies, words, tag);
     }
-    changed = copies != 0 || !held;
-    line.holder_count = 0;
-    addHolder(line, tag);
     if (++line.writes >= g_word_detail_writes.load(std::memory_order_relaxed) && !line.words) {
       line.words = internalNewDetail<WordDetail>();
-      changed = true;
+      if (line.words) line.epoch.fetch_add(1, std::memory_order_release);
     }
   } else {
-    changed = addHolder(line, tag);
+    const uint64_t state = line.state.load(std::memory_order_acquire);
+    // On a contended line a re-read of a still-valid copy is a cache hit.
+    if (is_remote && (state & kContendedLine) && holds(line, state, tag)) counted_remote = false;
+    addHolder(line, tag);
   }
-  if (line.words && noteWords(line, words, tag, is_write)) changed = true;
+  if (line.words) noteWords(line, words, tag, is_write);
   if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
-  // Every writer of the version holds the line's lock: a plain increment,
-  // not a second locked instruction per access on lines threads fight over.
-  if (changed)
-    line.version.store(line.version.load(std::memory_order_relaxed) + 1,
-                       std::memory_order_release);
-  if (slot) rememberLine(*slot, index, line, tag, words, kept_noted);
+  if (slot) rememberLine(*slot, index, line, words, kept_noted);
   return counted_remote;
+}
+
+// What the model makes of an access whose words the thread's slot knows to
+// be noted already (so the word detail has nothing to change): only the
+// holder state, updated with one compare-and-swap, and the invalidation
+// counts, which are atomics. For threads with a mask bit (`mine`); a write
+// to a line whose holders include listed threads returns false (the list
+// is kept under the lock). Otherwise sets `remote` (the counted remote
+// accesses of the `repeat`), `line_site` (the first access is a miss or an
+// invalidating write: the line's site, as in lineAccess) and `page_sites`
+// (the other counted ones, for the page's remote sites).
+bool lineAccessNoted(LineShare &line, uint64_t mine, uint32_t tag, uint16_t words, bool is_write,
+                     bool is_remote, uint64_t repeat, uint64_t *remote, bool *line_site,
+                     uint64_t *page_sites) {
+  uint64_t state = line.state.load(std::memory_order_acquire), next;
+  uint32_t copies = 0;
+  for (;;) {
+    const bool held = (state & mine) != 0;
+    const uint64_t others = state & kHolderMask & ~mine;
+    if (held && (!is_write || (!others && !(state & kListedHolders)))) {
+      // A hit: a re-read of a valid copy, a write to the only copy.
+      *remote = is_remote && !(state & kContendedLine) ? repeat : 0;
+      *line_site = false;
+      *page_sites = *remote;
+      return true;
+    }
+    if (is_write) {
+      if (state & kListedHolders) return false;
+      copies = uint32_t(__builtin_popcountll(others));
+      next = mine | (state & kContendedLine) | (copies ? kContendedLine : 0);
+    } else {
+      next = state | mine;
+    }
+    if (line.state.compare_exchange_weak(state, next, std::memory_order_acq_rel,
+                                         std::memory_order_acquire))
+      break;
+  }
+  // A miss (or a write to a copy others hold too) on a line that had lost
+  // copies to writes counts when the thread held no valid copy: as in
+  // lineAccess.
+  const bool held = (state & mine) != 0;
+  const bool first = is_remote && !((state & kContendedLine) && held);
+  if (copies) countInvalidations(line, copies, words, tag);
+  // The repeats find the copy this access left: on a contended line hits.
+  const uint64_t extra = is_remote && !(next & kContendedLine) ? repeat - 1 : 0;
+  *remote = (first ? 1 : 0) + extra;
+  *line_site = first || copies;
+  *page_sites = extra;
+  return true;
 }
 
 // ---- Single-user mode (PageDetail::sole_user) ----
@@ -444,7 +539,9 @@ void leaveSingleUser(PageDetail *d) {
     LineShare *l = lineFor(d, i, true);
     if (!l) continue;
     SpinLockGuard line_guard(l->lock);
-    l->holder_count = 0;
+    // (A record reset for a new object keeps nothing but its word table.)
+    l->state.fetch_and(kContendedLine, std::memory_order_acq_rel);
+    l->listed = 0;
     if (used & bit) addHolder(*l, user);
     if (read & bit) addHolder(*l, reader);
     l->writes = d->su_writes[i].load(std::memory_order_relaxed);
@@ -454,22 +551,13 @@ void leaveSingleUser(PageDetail *d) {
     if (with_words & bit) {
       if (!l->words) l->words = internalNew<WordDetail>();
       if (l->words) {
-        WordDetail &w = *l->words;
-        for (unsigned k = 0; k < kWordsPerLine; ++k) {
-          if ((noted >> k) & 1) w.first_tag[k] = user;
-          if (!((read_words >> k) & 1)) continue;
-          // As noteWords would, in either order of the two threads.
-          if (w.first_tag[k] == 0) {
-            w.first_tag[k] = reader;
-          } else if (w.first_tag[k] != reader && w.other_tag[k] == 0) {
-            w.other_tag[k] = reader;
-            l->words_both = uint16_t(l->words_both | (1u << k));
-          }
-        }
-        l->words_written = uint16_t(l->words_written | written);
+        // As noteWords would for the user's words, then the reader's.
+        if (noted) noteWords(*l, noted, user, false);
+        if (written) noteWords(*l, written, user, true);
+        if (read_words) noteWords(*l, read_words, reader, false);
       }
     }
-    l->version.fetch_add(1, std::memory_order_release);
+    l->epoch.fetch_add(1, std::memory_order_release);
   }
 }
 
@@ -554,6 +642,30 @@ void bufferSite(SharedPageSlot &s, uintptr_t pc, uint64_t n) {
   b.count += n;
 }
 
+// Gives a buffered line site to its line.
+void handOverLineSite(PageDetail *d, BufferedLineSite &b) {
+  if (!b.count) return;
+  if (LineShare *l = d->lines[b.line].load(std::memory_order_acquire)) {
+    SpinLockGuard guard(l->lock);
+    countLineSite(*l, b.pc, b.count);
+  }
+  b.count = 0;
+}
+
+// `n` misses or invalidating writes of the instruction `pc` on line `index`,
+// for the line's sites. Direct-mapped on both: a loop body fights over a
+// line from one or two places.
+void bufferLineSite(SharedPageSlot &s, unsigned index, uintptr_t pc, uint64_t n) {
+  BufferedLineSite &b = s.line_sites[((pc + index) * 0x9E3779B97F4A7C15ull) >>
+                                     (64 - kBufferedLineSiteBits)];
+  if (__builtin_expect(b.pc != pc || b.line != index || b.count + n > UINT32_MAX, 0)) {
+    handOverLineSite(s.page, b);
+    b.pc = pc;
+    b.line = index;
+  }
+  b.count += uint32_t(n);
+}
+
 // The thread's `n` reads or writes of the slot's page; a write also marks
 // the page written while shared (from then on its lines track holders).
 inline void countInSlot(SharedPageSlot &s, PageDetail *d, bool is_write, uint64_t n) {
@@ -592,7 +704,8 @@ void resetSlot(SharedPageSlot &s) {
   s.remote_lines = 0;
   s.line_remote_bound = 0;
   for (BufferedSite &b : s.sites) b = BufferedSite();
-  s.known_lines = s.holds_copy = s.sole_holder = s.contended = s.has_words = 0;
+  for (BufferedLineSite &b : s.line_sites) b = BufferedLineSite();
+  s.known_lines = s.has_words = 0;
 }
 
 // addLineRemote for `lines` lines from `first` on, `n` accesses each.
@@ -664,6 +777,7 @@ void flushSlot(SharedPageSlot &s, uint32_t tag) {
     }
     for (BufferedSite &b : s.sites)
       if (b.count) countSite(d, b.pc, b.count);
+    for (BufferedLineSite &b : s.line_sites) handOverLineSite(d, b);
   }
   resetSlot(s);
 }
@@ -868,30 +982,38 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
   }
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
-    bool fast = false;
-    if (line && (s->known_lines & bit) &&
-        line->version.load(std::memory_order_acquire) == s->line_version[index]) {
-      if (is_write)
-        fast = (s->sole_holder & bit) && (s->has_words & bit) &&
-               (words & ~s->written_words[index]) == 0;
-      else
-        fast = (s->holds_copy & bit) &&
-               (!(s->has_words & bit) || (words & ~s->noted_words[index]) == 0);
-      // Nothing in the line changes: only the remote rule applies.
-      if (fast && is_remote && (s->contended & bit)) counted = 0;
-    }
-    if (!fast) {
-      if (!line) line = lineFor(d, index, true);
-      if (line) {
-        bool first = lineAccess(*line, tag, words, is_write, is_remote, pc, s, index);
-        // The repeats find the copy this access left: on a contended line
-        // they are hits. (lineAccess recorded the first one's site.)
-        uint64_t extra = is_remote && !(s->contended & bit) ? repeat - 1 : 0;
-        counted = (first ? 1 : 0) + extra;
+    const uint64_t mine = holderBit(tag);
+    if (line && mine && (s->known_lines & bit) &&
+        line->epoch.load(std::memory_order_acquire) == s->line_epoch[index]) {
+      // The words are noted already (writes: and marked written; a line
+      // without word detail counts writes toward it under the lock): only
+      // the holders change, if anything.
+      const bool has_words = (s->has_words & bit) != 0;
+      const bool noted = is_write ? has_words && (words & ~s->written_words[index]) == 0
+                                  : !has_words || (words & ~s->noted_words[index]) == 0;
+      bool line_site = false;
+      uint64_t page_sites = 0;
+      if (noted && lineAccessNoted(*line, mine, tag, words, is_write, is_remote, repeat,
+                                   &counted, &line_site, &page_sites)) {
         if (counted) addLineRemote(*s, index, counted);
-        if (extra && pc) bufferSite(*s, pc, extra);
+        if (pc) {
+          if (line_site) bufferLineSite(*s, index, pc, 1);
+          if (page_sites) bufferSite(*s, pc, page_sites);
+        }
         return counted;
       }
+    }
+    if (!line) line = lineFor(d, index, true);
+    if (line) {
+      bool first = lineAccess(*line, tag, words, is_write, is_remote, pc, s, index);
+      // The repeats find the copy this access left: on a contended line
+      // they are hits. (lineAccess recorded the first one's site.)
+      const bool contended = (line->state.load(std::memory_order_relaxed) & kContendedLine) != 0;
+      uint64_t extra = is_remote && !contended ? repeat - 1 : 0;
+      counted = (first ? 1 : 0) + extra;
+      if (counted) addLineRemote(*s, index, counted);
+      if (extra && pc) bufferSite(*s, pc, extra);
+      return counted;
     }
   }
   if (counted) {

@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 #include <vector>
 
 using namespace numaperf;
@@ -276,7 +277,7 @@ void SharingTest::expectCachedMatchesExact(const std::vector<TraceAccess> &trace
   ObjectProfile want = fold(base, base + 2 * kPageSize);
 
   const uintptr_t other = base + 2 * kPageSize;
-  SharedPageCache caches[5];
+  std::map<uint32_t, SharedPageCache> caches;  // per tag
   for (size_t i = 0; i < trace.size(); ++i) {
     const TraceAccess &a = trace[i];
     if (i == check_at && at_check) at_check(detailOf(other));
@@ -284,7 +285,7 @@ void SharingTest::expectCachedMatchesExact(const std::vector<TraceAccess> &trace
                                        other + a.offset, lineWordMask(a.offset, a.size), a.write,
                                        a.tag != 1, 0x10 + a.tag) == 1);
   }
-  for (uint32_t tag = 1; tag <= 4; ++tag) flushSharedPageCache(caches[tag], tag, true);
+  for (auto &[tag, cache] : caches) flushSharedPageCache(cache, tag, true);
   ObjectProfile got = fold(other, other + 2 * kPageSize);
 
   ASSERT_EQ(exact.size(), cached.size());
@@ -310,6 +311,21 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   // First one thread alone (the page's single-user phase), then all four.
   addRandomAccesses(&trace, seed, 3000, [] { return 2u; }, 4);
   addRandomAccesses(&trace, seed, 17000, [&seed] { return uint32_t(1 + nextRandom(seed, 4)); }, 4);
+  expectCachedMatchesExact(trace);
+}
+
+// Threads with tags past the line state's mask (kMaskedHolders) are kept in
+// a list under the line's lock, next to masked ones that change the state
+// without it: mixed, every access is still decided as the exact path does.
+TEST_F(SharingTest, ListedHoldersCountLikeTheExactPath) {
+  std::vector<TraceAccess> trace;
+  uint64_t seed = 777;
+  const uint32_t tags[] = {1, 2, kMaskedHolders, kMaskedHolders + 1, kMaskedHolders + 40};
+  addRandomAccesses(&trace, seed, 2000, [] { return 2u; }, 4);
+  addRandomAccesses(&trace, seed, 20000, [&] { return tags[nextRandom(seed, 5)]; }, 3);
+  // Listed threads alone, then writes by masked threads that take their copies.
+  addRandomAccesses(&trace, seed, 2000, [&] { return tags[3 + nextRandom(seed, 2)]; }, 3);
+  addRandomAccesses(&trace, seed, 2000, [&] { return tags[nextRandom(seed, 5)]; }, 2);
   expectCachedMatchesExact(trace);
 }
 
@@ -344,7 +360,7 @@ TEST_F(SharingTest, AReaderOfASingleUsersPageCountsLikeTheExactPath) {
     EXPECT_NE(d->reader_lines.load(), 0u);
     // (Records of an earlier object's lines stay with the page, empty.)
     for (unsigned l = 0; l < kLinesPerPage; ++l)
-      if (const LineShare *line = d->lines[l].load()) EXPECT_EQ(line->holder_count, 0u);
+      if (const LineShare *line = d->lines[l].load()) EXPECT_TRUE(line->holdsNone());
   }, reader_phase_end);
   EXPECT_TRUE(checked);
 }
