@@ -30,7 +30,7 @@ static cl::opt<bool> ClMergeLoadStore(
     "numaperf-merge-load-store",
     cl::desc("Do not report a load that is followed in the same basic block, "
              "with no call in between, by a store of the same size to the "
-             "same pointer (x += y reports one store)"),
+             "same pointer, volatile or not (x += y reports one store)"),
     cl::Hidden, cl::init(true));
 
 bool shouldInstrumentFunction(const Function &F) {
@@ -198,8 +198,12 @@ void collectAccesses(Function &F, const DataLayout &DL,
           continue;
         if (isa<StoreInst>(A.Inst))
           LaterStores.insert({A.Ptr, A.Size});
+        // Volatile loads too: `counter[id] = counter[id] + 1` on a volatile
+        // array is one thread's read-modify-write of one line, which the
+        // copy model decides the same from the store alone (its miss, the
+        // copies it takes). Atomic loads stay: they synchronise.
         auto *LI = dyn_cast<LoadInst>(A.Inst);
-        if (ClMergeLoadStore && LI && LI->isSimple() &&
+        if (ClMergeLoadStore && LI && !LI->isAtomic() &&
             LaterStores.count({A.Ptr, A.Size}))
           continue; // the store's hook covers this address
         Block.push_back(A);

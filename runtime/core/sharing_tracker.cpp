@@ -653,16 +653,18 @@ void handOverLineSite(PageDetail *d, BufferedLineSite &b) {
 }
 
 // `n` misses or invalidating writes of the instruction `pc` on line `index`,
-// for the line's sites. Direct-mapped on both: a loop body fights over a
-// line from one or two places.
+// for the line's sites. Direct-mapped on the instruction, like bufferSite;
+// the count goes to the last line the instruction reached on the page (an
+// instruction that takes lines at random, like a histogram's increment,
+// would otherwise hand over, under a lock, at nearly every access; the
+// lines of one page mostly belong to one object).
 void bufferLineSite(SharedPageSlot &s, unsigned index, uintptr_t pc, uint64_t n) {
-  BufferedLineSite &b = s.line_sites[((pc + index) * 0x9E3779B97F4A7C15ull) >>
-                                     (64 - kBufferedLineSiteBits)];
-  if (__builtin_expect(b.pc != pc || b.line != index || b.count + n > UINT32_MAX, 0)) {
+  BufferedLineSite &b = s.line_sites[(pc * 0x9E3779B97F4A7C15ull) >> (64 - kBufferedLineSiteBits)];
+  if (__builtin_expect(b.pc != pc || b.count + n > UINT32_MAX, 0)) {
     handOverLineSite(s.page, b);
     b.pc = pc;
-    b.line = index;
   }
+  b.line = index;
   b.count += uint32_t(n);
 }
 

@@ -42,7 +42,7 @@ define void @call_between(i32* %p) {
 }
 
 ; Different block, different pointer value (even if the same address) or a
-; volatile load: both reported. Markers such as llvm.assume or llvm.dbg.*
+; smaller store: both reported. Markers such as llvm.assume or llvm.dbg.*
 ; are not calls for this purpose (so -g does not change the hooks).
 define void @not_merged(i32* %p, i32* %q, i1 %c) {
 ; MERGE-LABEL: @not_merged(
@@ -50,10 +50,6 @@ define void @not_merged(i32* %p, i32* %q, i1 %c) {
 ; MERGE-NEXT:  %a = load i32, ptr %p
 ; MERGE-NEXT:  call void @__numaperf_store4(ptr %q)
 ; MERGE-NEXT:  store i32 %a, ptr %q
-; MERGE-NEXT:  call void @__numaperf_load4(ptr %q)
-; MERGE-NEXT:  %b = load volatile i32, ptr %q
-; MERGE-NEXT:  call void @__numaperf_store4(ptr %q)
-; MERGE-NEXT:  store i32 %b, ptr %q
 ; MERGE-NEXT:  call void @__numaperf_load4(ptr %p)
 ; MERGE-NEXT:  %c8 = load i32, ptr %p
 ; MERGE-NEXT:  %p8 = bitcast
@@ -66,8 +62,6 @@ define void @not_merged(i32* %p, i32* %q, i1 %c) {
 ; MERGE-NEXT:  call void @__numaperf_store4(ptr %q)
   %a = load i32, i32* %p
   store i32 %a, i32* %q
-  %b = load volatile i32, i32* %q
-  store i32 %b, i32* %q
   %c8 = load i32, i32* %p
   %p8 = bitcast i32* %p to i8*
   store i8 0, i8* %p8
@@ -75,5 +69,28 @@ define void @not_merged(i32* %p, i32* %q, i1 %c) {
   br label %next
 next:
   store i32 %d, i32* %q
+  ret void
+}
+
+; A volatile load is merged like a plain one (a read-modify-write of a
+; volatile counter reports one store); an atomic load is not: it
+; synchronises.
+define void @volatile_and_atomic(i64* %p, i64* %q) {
+; MERGE-LABEL: @volatile_and_atomic(
+; MERGE-NEXT:  %v = load volatile i64, ptr %p
+; MERGE-NEXT:  %w = add i64 %v, 1
+; MERGE-NEXT:  call void @__numaperf_store8(ptr %p)
+; MERGE-NEXT:  store volatile i64 %w, ptr %p
+; MERGE-NEXT:  call void @__numaperf_load8(ptr %q)
+; MERGE-NEXT:  %a = load atomic i64, ptr %q acquire
+; MERGE-NEXT:  call void @__numaperf_store8(ptr %q)
+; MERGE-NEXT:  store i64 %a, ptr %q
+; ALL-LABEL:   @volatile_and_atomic(
+; ALL-NEXT:    call void @__numaperf_load8(ptr %p)
+  %v = load volatile i64, i64* %p
+  %w = add i64 %v, 1
+  store volatile i64 %w, i64* %p
+  %a = load atomic i64, i64* %q acquire, align 8
+  store i64 %a, i64* %q
   ret void
 }
