@@ -36,14 +36,14 @@ constexpr unsigned kBufferedSites = 1u << kBufferedSiteBits;
 // Sites behind the misses and invalidating writes the lock-free line path
 // counts, kept for the line's own sites (LineShare::sites, under its lock):
 // handed over, to the last line the instruction reached, when the slot is
-// flushed or the entry is wanted for another instruction.
+// flushed or the entry (the weakest of the four) is wanted for another
+// instruction.
 struct BufferedLineSite {
   uintptr_t pc = 0;
   uint32_t count = 0;
   uint32_t line = 0;  // the last line `pc` reached
 };
-constexpr unsigned kBufferedLineSiteBits = 2;
-constexpr unsigned kBufferedLineSites = 1u << kBufferedLineSiteBits;
+constexpr unsigned kBufferedLineSites = 4;  // one cache line
 
 struct SharedPageSlot {
   PageDetail *page = nullptr;

@@ -117,8 +117,16 @@ bool holds(const LineShare &l, uint64_t state, uint32_t tag) {
   return bit ? (state & bit) != 0 : listed(l, state, tag);
 }
 
+// Set bits of a holder mask: a line has few holders, and without -mpopcnt
+// (not every x86-64 host has it) __builtin_popcountll is a library call.
+inline uint32_t maskedHolders(uint64_t mask) {
+  uint32_t n = 0;
+  for (; mask; mask &= mask - 1) ++n;
+  return n;
+}
+
 uint32_t holderCount(const LineShare &l, uint64_t state) {
-  return uint32_t(__builtin_popcountll(state & kHolderMask)) +
+  return maskedHolders(state & kHolderMask) +
          ((state & kListedHolders) ? l.listed : 0);
 }
 
@@ -336,7 +344,7 @@ bool lineAccessNoted(LineShare &line, uint64_t mine, uint32_t tag, uint16_t word
     }
     if (is_write) {
       if (state & kListedHolders) return false;
-      copies = uint32_t(__builtin_popcountll(others));
+      copies = maskedHolders(others);
       next = mine | (state & kContendedLine) | (copies ? kContendedLine : 0);
     } else {
       next = state | mine;
@@ -653,19 +661,28 @@ void handOverLineSite(PageDetail *d, BufferedLineSite &b) {
 }
 
 // `n` misses or invalidating writes of the instruction `pc` on line `index`,
-// for the line's sites. Direct-mapped on the instruction, like bufferSite;
-// the count goes to the last line the instruction reached on the page (an
-// instruction that takes lines at random, like a histogram's increment,
-// would otherwise hand over, under a lock, at nearly every access; the
-// lines of one page mostly belong to one object).
+// for the line's sites. The entries are looked through in turn (they share
+// one cache line): a loop body fights over a page from a few places, and a
+// direct-mapped table whose two hot instructions collided handed over, under
+// the line's lock, at every other access. The count goes to the last line
+// the instruction reached on the page (an instruction that takes lines at
+// random, like a histogram's increment, would otherwise hand over at nearly
+// every access; the lines of one page mostly belong to one object).
 void bufferLineSite(SharedPageSlot &s, unsigned index, uintptr_t pc, uint64_t n) {
-  BufferedLineSite &b = s.line_sites[(pc * 0x9E3779B97F4A7C15ull) >> (64 - kBufferedLineSiteBits)];
-  if (__builtin_expect(b.pc != pc || b.count + n > UINT32_MAX, 0)) {
-    handOverLineSite(s.page, b);
-    b.pc = pc;
+  BufferedLineSite *use = nullptr;
+  for (BufferedLineSite &b : s.line_sites) {
+    if (b.pc == pc) {
+      use = &b;
+      break;
+    }
+    if (!use || b.count < use->count) use = &b;  // empty, or the weakest
   }
-  b.line = index;
-  b.count += uint32_t(n);
+  if (__builtin_expect(use->pc != pc || use->count + n > UINT32_MAX, 0)) {
+    handOverLineSite(s.page, *use);
+    use->pc = pc;
+  }
+  use->line = index;
+  use->count += uint32_t(n);
 }
 
 // The thread's `n` reads or writes of the slot's page; a write also marks
