@@ -1042,6 +1042,32 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
   return counted;
 }
 
+// The line pattern of a range whose stride is a power of two dividing the
+// line, with elements no wider than the stride: every line holds elements
+// at the same offsets (`words`, `per_line` of them), and when wide elements
+// cross lines, the last one of each line leaves `tail_words` in the next
+// (one more access there). Such ranges are counted a whole line at a time.
+struct PeriodicLines {
+  bool periodic = false;
+  uint64_t per_line = 0;
+  uint16_t words = 0, tail_words = 0;
+  bool crosses = false;
+
+  PeriodicLines(uintptr_t at, uint64_t step, uint64_t size) {
+    periodic = step && step <= kLineSize && (step & (step - 1)) == 0 && size <= step;
+    if (!periodic) return;
+    per_line = kLineSize / step;
+    const uintptr_t first = at & (step - 1);
+    for (uintptr_t o = first; o < kLineSize; o += step) words |= lineWordMask(o, uint32_t(size));
+    crosses = size > kSingleAccessBytes && first + size > step;
+    if (crosses) tail_words = lineWordMask(0, uint32_t(first + size - step));
+  }
+  // Whether `a`, with `left` elements to go, starts a whole line of them.
+  bool startsLine(uintptr_t a, uint64_t step, uint64_t left) const {
+    return periodic && (a & (kLineSize - 1)) < step && left >= per_line;
+  }
+};
+
 // Adds the range element at `a` to the accesses of line `index` being
 // gathered (`words`, `n`), closing lines through `close`: an element
 // crossing into the next line of the page is one access to each (as for
@@ -1096,11 +1122,27 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
     words = 0;
     n = 0;
   };
+  const PeriodicLines pattern(at, step, size);
   while (done < count && a < page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
+    }
+    if (line + 1 < kLinesPerPage && pattern.startsLine(a, step, count - done)) {
+      // The line's elements at once, as the loop below would add them one by
+      // one (none of them reaches past the page: the last line stays there).
+      words |= pattern.words;
+      n += pattern.per_line;
+      done += pattern.per_line;
+      a += kLineSize;
+      if (pattern.crosses) {
+        closeLine();
+        index = line + 1;
+        words = pattern.tail_words;
+        n = 1;
+      }
+      continue;
     }
     ++done;
     if (!addRangeElement(a, size, page_end, index, words, n, closeLine, spill)) break;
@@ -1166,28 +1208,19 @@ uint64_t countRangeInSharedPage(SharedPageCache &cache, uint32_t tag, PageDetail
     words = 0;
     n = 0;
   };
-  // Common case: a power-of-two stride that divides the line, elements no
-  // wider than the stride. Every line then holds elements at the same
-  // offsets, plus the tail of the element before it when wide elements cross
-  // lines, so a run of whole lines is counted in one pass per counter array.
-  const bool periodic = step <= kLineSize && (step & (step - 1)) == 0 && size <= step;
-  uint64_t per_line = 0;
-  uint16_t start_words = 0, tail_words = 0;
-  bool crosses = false;
-  if (periodic) {
-    per_line = kLineSize / step;
-    const uintptr_t first = a & (step - 1);
-    for (uintptr_t o = first; o < kLineSize; o += step) start_words |= lineWordMask(o, uint32_t(size));
-    crosses = size > kSingleAccessBytes && first + size > step;
-    if (crosses) tail_words = lineWordMask(0, uint32_t(first + size - step));
-  }
+  // Common case (PeriodicLines): a run of whole lines is counted in one pass
+  // per counter array.
+  const PeriodicLines pattern(a, step, size);
+  const uint64_t per_line = pattern.per_line;
+  const uint16_t start_words = pattern.words, tail_words = pattern.tail_words;
+  const bool crosses = pattern.crosses;
   while (done < count && a < page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
     }
-    if (periodic && (a & (kLineSize - 1)) < step && count - done >= 2 * per_line) {
+    if (pattern.startsLine(a, step, count - done) && count - done >= 2 * per_line) {
       // `a` is the first element of its line; what is pending for the line
       // is the tail of the element before, if that crossed. The page's last
       // line stays with the loop, so a crossing tail lands in the page.

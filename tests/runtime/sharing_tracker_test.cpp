@@ -587,7 +587,8 @@ TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
   uint64_t by_range = 0, by_line = 0, remote_range = 0, remote_line = 0;
   for (int i = 0; i < 300; ++i) {
     const uint64_t step = uint64_t(4) << next(5);  // 4 .. 64
-    uint64_t size = uint64_t(1) << next(4);        // 1 .. 8
+    // 1 .. 64 bytes: wider elements cross lines and, at the end, the page.
+    uint64_t size = uint64_t(1) << next(7);
     if (size > step) size = step;
     const uintptr_t start = next(kPageSize - size);
     const uint64_t count = 1 + next(kPageSize / step);
@@ -599,23 +600,35 @@ TEST_F(SharingTest, RangesOnPagesSeveralThreadsWriteCountLikeTheirLines) {
                                                   write, true, 0x40, lead, &accesses, &remote,
                                                   &spill);
     ASSERT_GT(taken, 0u);
-    EXPECT_EQ(spill, 0u);  // elements of up to 8 bytes leave nothing for the next page
     by_range += accesses;
     remote_range += remote;
-    // The same elements, line by line (elements no wider than a word pair:
-    // one access each, to the line they start in), the lead with the
-    // elements of the page's first line.
-    uint64_t k = 0;
-    bool first = true;
-    while (k < taken || (first && lead)) {
-      const uintptr_t at = lead && first ? other : other + start + k * step;
-      const uintptr_t line = at & ~(kLineSize - 1);
-      uint16_t words = lead && first ? lead : 0;
-      uint64_t n = lead && first ? 1 : 0;
-      first = false;
-      for (; k < taken && ((other + start + k * step) & ~(kLineSize - 1)) == line; ++k, ++n)
-        words |= lineWordMask(other + start + k * step, uint32_t(size));
-      remote_line += countSharedAccess(lines, tag, de, at, words, write, true, 0x40, n);
+    // The same elements as (line, words) pieces in order: an element that
+    // crosses into the next line is one access to each line (one to its
+    // first line if it is no wider than a word pair), clipped at the page's
+    // end; the lead belongs to the page's first line. Then consecutive
+    // pieces of one line as one access of their words, repeated.
+    std::vector<std::pair<uintptr_t, uint16_t>> pieces;
+    if (lead) pieces.push_back({other, lead});
+    uint64_t want_spill = 0;
+    for (uint64_t k = 0; k < taken; ++k) {
+      const uintptr_t at = other + start + k * step;
+      const uintptr_t offset = at & (kLineSize - 1);
+      pieces.push_back({at & ~(kLineSize - 1), lineWordMask(at, uint32_t(size))});
+      if ((at & (kPageSize - 1)) + size > kPageSize) {
+        ASSERT_EQ(k + 1, taken);
+        if (size > kSingleAccessBytes) want_spill = (at & (kPageSize - 1)) + size - kPageSize;
+      } else if (offset + size > kLineSize && size > kSingleAccessBytes) {
+        pieces.push_back({(at | (kLineSize - 1)) + 1,
+                          lineWordMask(0, uint32_t(offset + size - kLineSize))});
+      }
+    }
+    EXPECT_EQ(spill, want_spill);
+    for (size_t p = 0; p < pieces.size();) {
+      const uintptr_t line = pieces[p].first;
+      uint16_t words = 0;
+      uint64_t n = 0;
+      for (; p < pieces.size() && pieces[p].first == line; ++p, ++n) words |= pieces[p].second;
+      remote_line += countSharedAccess(lines, tag, de, line, words, write, true, 0x40, n);
       by_line += n;
     }
     // The other thread writes a random word of each page in between.
