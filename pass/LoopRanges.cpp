@@ -11,12 +11,25 @@
 // typical falsely shared counter, and loads of an address the loop also
 // stores to. Other loads of a loop-invariant address (a coefficient the
 // optimiser could not hoist because a store in the loop may alias it) are a
-// range of stride 0: `count` reads of one address.
+// range of stride 0, `count` reads of one address, in loops that cannot
+// acquire from another thread (below).
+//
+// A load of a loop-invariant address in a loop whose trip count is not known
+// before it runs (its bound is that very load: `i < w->n` with a call in the
+// body) is counted instead: a counter the loop bumps where the load runs,
+// reported at each of the loop's exits as the same range of stride 0. Only
+// in loops that cannot acquire from another thread (no atomic or volatile
+// access, fence, inline asm, or call that may read memory and synchronise):
+// there no other thread may write that address while the loop runs, so the
+// reads are the same whether reported as they happen or at the exit. A lock
+// around the load (a shared total polled under a mutex) keeps its hooks and
+// their interleaving with the writers.
 //
 //===----------------------------------------------------------------------===//
 #include "LoopRanges.h"
 #include "Compat.h"
 
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/SmallPtrSet.h"
 #include "llvm/Analysis/LoopInfo.h"
 #include "llvm/Analysis/ScalarEvolution.h"
@@ -24,9 +37,12 @@
 #include "llvm/IR/DebugInfoMetadata.h"
 #include "llvm/IR/Dominators.h"
 #include "llvm/IR/Instructions.h"
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Transforms/Utils/LoopUtils.h"
+#include "llvm/Transforms/Utils/PromoteMemToReg.h"
 #include "llvm/Transforms/Utils/ScalarEvolutionExpander.h"
 
 #include <cstdlib>
@@ -62,6 +78,14 @@ struct Candidate {
   bool Dropped = false;          ///< joined into another candidate
 };
 
+/// A load of a loop-invariant address in a loop without a computable trip
+/// count: counted, and reported at the loop's exits.
+struct CountedLoad {
+  size_t Index; ///< into the function's accesses
+  Loop *L;
+  const SCEV *Ptr;
+};
+
 bool isPlainLoadOrStore(const Instruction *I) {
   if (auto *LI = dyn_cast<LoadInst>(I))
     return !LI->isVolatile() && !LI->isAtomic();
@@ -86,6 +110,50 @@ bool storedInLoop(const SCEV *Ptr, const Loop &L, ScalarEvolution &SE) {
         return true;
     }
   return false;
+}
+
+// Whether an instruction may make the loop's later loads see another
+// thread's writes (an acquire, in C11 terms): atomics, fences, volatile
+// accesses, inline asm and calls that may read memory, unless the callee
+// cannot synchronise (nosync, as LLVM infers it for pure code and most
+// intrinsics) or reads no memory at all (libm's functions, which write only
+// errno).
+bool mayAcquire(const Instruction &I) {
+  if (I.isAtomic() || isa<FenceInst>(&I))
+    return true;
+  if (auto *LI = dyn_cast<LoadInst>(&I))
+    return LI->isVolatile();
+  if (auto *SI = dyn_cast<StoreInst>(&I))
+    return SI->isVolatile();
+  auto *CB = dyn_cast<CallBase>(&I);
+  if (!CB)
+    return false;
+  if (CB->isInlineAsm())
+    return true;
+  return !CB->hasFnAttr(Attribute::NoSync) && !CB->onlyWritesMemory();
+}
+
+bool loopMayAcquire(const Loop &L) {
+  for (BasicBlock *BB : L.blocks())
+    for (Instruction &I : *BB)
+      if (mayAcquire(I))
+        return true;
+  return false;
+}
+
+// The loop's exit blocks, each reached only from inside the loop, with a
+// place for a call at the top; empty when the loop has none or they cannot
+// be made so (an exit that is a catchswitch, a loop that never exits).
+SmallVector<BasicBlock *, 4> dedicatedExits(Loop *L, DominatorTree &DT, LoopInfo &LI) {
+  SmallVector<BasicBlock *, 4> Exits;
+  if (!L->hasDedicatedExits() &&
+      !formDedicatedExitBlocks(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false))
+    return Exits;
+  L->getUniqueExitBlocks(Exits);
+  for (BasicBlock *Exit : Exits)
+    if (Exit->getFirstInsertionPt() == Exit->end() || isa<CatchSwitchInst>(Exit->getFirstNonPHI()))
+      return {};
+  return Exits;
 }
 
 bool safeToExpandAt(const SCEV *S, Instruction *At, ScalarEvolution &SE,
@@ -178,7 +246,8 @@ void joinTiledCandidates(SmallVectorImpl<Candidate> &Found,
 
 void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
                        SmallVectorImpl<MemoryAccess> &Accesses,
-                       SmallVectorImpl<RangeAccess> &Ranges) {
+                       SmallVectorImpl<RangeAccess> &Ranges,
+                       SmallVectorImpl<AllocaInst *> &Counters) {
   if (Accesses.empty() || !loopRangesEnabled())
     return;
   LoopInfo &LI = FAM.getResult<LoopAnalysis>(F);
@@ -193,6 +262,14 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
   // Decide everything before changing anything: expansion adds
   // instructions that scalar evolution would otherwise have to look at.
   SmallVector<Candidate, 16> Found;
+  SmallVector<CountedLoad, 8> Uncounted;
+  DenseMap<Loop *, bool> Acquires;
+  auto mayAcquireIn = [&](Loop *L) {
+    auto It = Acquires.find(L);
+    if (It == Acquires.end())
+      It = Acquires.insert({L, loopMayAcquire(*L)}).first;
+    return It->second;
+  };
   for (size_t I = 0; I < Accesses.size(); ++I) {
     const MemoryAccess &A = Accesses[I];
     if (A.DynSize || A.Size == 0 || !isPlainLoadOrStore(A.Inst))
@@ -201,10 +278,18 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     Loop *L = LI.getLoopFor(BB);
     if (!L)
       continue;
-    BasicBlock *Latch = L->getLoopLatch();
-    if (!Latch || L->getExitingBlock() != Latch || !DT.dominates(BB, Latch))
-      continue;
     const SCEV *Ptr = SE.getSCEV(A.Ptr);
+    const bool InvariantLoad = isa<LoadInst>(A.Inst) && SE.isLoopInvariant(Ptr, L) &&
+                               !storedInLoop(Ptr, *L, SE) && !mayAcquireIn(L);
+    auto CountInstead = [&] {
+      if (InvariantLoad)
+        Uncounted.push_back({I, L, Ptr});
+    };
+    BasicBlock *Latch = L->getLoopLatch();
+    if (!Latch || L->getExitingBlock() != Latch || !DT.dominates(BB, Latch)) {
+      CountInstead();
+      continue;
+    }
     const SCEV *Start = nullptr;
     int64_t Stride = 0;
     if (auto *AR = dyn_cast<SCEVAddRecExpr>(Ptr)) {
@@ -215,22 +300,23 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
         continue;
       Stride = Step->getAPInt().getSExtValue();
       Start = AR->getStart();
-    } else if (isa<LoadInst>(A.Inst) && SE.isLoopInvariant(Ptr, L) &&
-               !storedInLoop(Ptr, *L, SE)) {
+    } else if (InvariantLoad) {
       Start = Ptr;
     }
     if (!Start)
       continue;
     const SCEV *BTC = SE.getBackedgeTakenCount(L);
     if (isa<SCEVCouldNotCompute>(BTC) || !BTC->getType()->isIntegerTy() ||
-        BTC->getType()->getIntegerBitWidth() > 64)
+        BTC->getType()->getIntegerBitWidth() > 64) {
+      CountInstead();
       continue;
+    }
     // Widen first: BTC + 1 may not fit the induction variable's type.
     const SCEV *Count =
         SE.getAddExpr(SE.getZeroExtendExpr(BTC, Int64Ty), SE.getOne(Int64Ty));
     Found.push_back({I, L, Start, Stride, Count, {}, false});
   }
-  if (Found.empty())
+  if (Found.empty() && Uncounted.empty())
     return;
   joinTiledCandidates(Found, Accesses, SE, Int64Ty);
 
@@ -239,11 +325,23 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
   // the header. The hook needs a block that runs exactly when the loop is
   // entered, so give such loops a preheader (an edge split).
   SmallPtrSet<Loop *, 8> NoPreheader;
-  for (const Candidate &C : Found) {
-    if (C.L->getLoopPreheader() || NoPreheader.count(C.L))
+  auto needPreheader = [&](Loop *L) {
+    if (L->getLoopPreheader() || NoPreheader.count(L))
+      return;
+    if (!InsertPreheaderForLoop(L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false))
+      NoPreheader.insert(L);
+  };
+  for (const Candidate &C : Found)
+    needPreheader(C.L);
+  // Counted loads need their loops' exits too.
+  DenseMap<Loop *, SmallVector<BasicBlock *, 4>> ExitsOf;
+  for (const CountedLoad &C : Uncounted) {
+    if (ExitsOf.count(C.L))
       continue;
-    if (!InsertPreheaderForLoop(C.L, &DT, &LI, nullptr, /*PreserveLCSSA=*/false))
-      NoPreheader.insert(C.L);
+    SmallVector<BasicBlock *, 4> &Exits = ExitsOf[C.L];
+    needPreheader(C.L);
+    if (C.L->getLoopPreheader())
+      Exits = dedicatedExits(C.L, DT, LI);
   }
 
   SmallVector<bool, 64> Taken(Accesses.size(), false);
@@ -264,11 +362,46 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     for (size_t J : C.Joined)
       Taken[J] = true;
   }
+  Type *Int64 = Int64Ty;
+  IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
+  for (const CountedLoad &C : Uncounted) {
+    const SmallVector<BasicBlock *, 4> &Exits = ExitsOf[C.L];
+    if (Exits.empty() || Taken[C.Index])
+      continue;
+    const MemoryAccess &A = Accesses[C.Index];
+    if (!llvm::all_of(Exits, [&](BasicBlock *Exit) {
+          return safeToExpandAt(C.Ptr, &*Exit->getFirstInsertionPt(), SE, Exp);
+        }))
+      continue;
+    // The counter: zero on entry, one more where the load runs; promoted to
+    // a register once the hooks that read it are in (promoteRangeCounters).
+    AllocaInst *Counter = Entry.CreateAlloca(Int64, nullptr, "numaperf.reads");
+    IRBuilder<>(C.L->getLoopPreheader()->getTerminator())
+        .CreateStore(ConstantInt::get(Int64, 0), Counter);
+    IRBuilder<> Bump(A.Inst);
+    Bump.CreateStore(Bump.CreateAdd(Bump.CreateLoad(Int64, Counter), ConstantInt::get(Int64, 1)),
+                     Counter);
+    for (BasicBlock *Exit : Exits) {
+      Instruction *At = &*Exit->getFirstInsertionPt();
+      Value *Start = Exp.expandCodeFor(C.Ptr, A.Ptr->getType(), At);
+      Value *Count = IRBuilder<>(At).CreateLoad(Int64, Counter, "numaperf.count");
+      Ranges.push_back({A, At, Start, 0, Count});
+    }
+    Counters.push_back(Counter);
+    Taken[C.Index] = true;
+  }
   size_t Kept = 0;
   for (size_t I = 0; I < Accesses.size(); ++I)
     if (!Taken[I])
       Accesses[Kept++] = Accesses[I];
   Accesses.resize(Kept);
+}
+
+void promoteRangeCounters(Function &F, ArrayRef<AllocaInst *> Counters) {
+  if (Counters.empty())
+    return;
+  DominatorTree DT(F);
+  PromoteMemToReg(Counters, DT);
 }
 
 } // namespace numaperf

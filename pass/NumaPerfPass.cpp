@@ -58,6 +58,7 @@ PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
   FunctionTable Table(M);
   SmallVector<MemoryAccess, 64> Accesses;
   SmallVector<RangeAccess, 16> Ranges;
+  SmallVector<AllocaInst *, 8> Counters;
   // The twins are added to the module as we go: walk a snapshot.
   SmallVector<Function *, 64> Work;
   for (Function &F : M)
@@ -81,11 +82,13 @@ PreservedAnalyses NumaPerfPass::run(Module &M, ModuleAnalysisManager &MAM) {
     // is the function as the optimiser left it.
     Function *Twin = ClTwins ? cloneTwin(*F) : nullptr;
     Ranges.clear();
-    extractLoopRanges(*F, FAM, Accesses, Ranges);
+    Counters.clear();
+    extractLoopRanges(*F, FAM, Accesses, Ranges, Counters);
     for (const MemoryAccess &A : Accesses)
       Hooks.emit(A);
     for (const RangeAccess &R : Ranges)
       Hooks.emitRange(R);
+    promoteRangeCounters(*F, Counters);
     Instruction *OnPath = Twin ? insertDispatch(*F, *Twin) : bodyStart(*F);
     Table.add(*F, unsigned(Accesses.size() + Ranges.size()), Filtered,
               OwnFiltered, ClEntryCounters ? OnPath : nullptr);

@@ -60,3 +60,30 @@ latch:
 exit:
   ret void
 }
+
+; The same loop taking a lock (a call that may synchronise) around the read:
+; another thread may change *coef between iterations, so the read keeps its
+; hook and its interleaving with the writer; the strided accesses are still
+; ranges.
+declare void @lock_and_unlock()
+define void @scale_locked(float* %out, float* %coef, i64 %n) {
+; CHECK-LABEL: @scale_locked(
+; CHECK-NOT:     call void @__numaperf_load_range(ptr %coef
+; CHECK:         call void @__numaperf_store_range(ptr %out, i64 4, i64 %{{.*}}, i64 4)
+; CHECK:       loop:
+; CHECK:         call void @__numaperf_load4(ptr %coef)
+entry:
+  %guard = icmp sgt i64 %n, 0
+  br i1 %guard, label %loop, label %exit
+loop:
+  %i = phi i64 [ %next, %loop ], [ 0, %entry ]
+  call void @lock_and_unlock()
+  %c = load float, float* %coef
+  %po = getelementptr inbounds float, float* %out, i64 %i
+  store float %c, float* %po
+  %next = add nuw nsw i64 %i, 1
+  %done = icmp eq i64 %next, %n
+  br i1 %done, label %exit, label %loop
+exit:
+  ret void
+}

@@ -78,7 +78,9 @@ int main(void) {
   pthread_create(&t, NULL, worker, NULL);
   pthread_join(t, NULL);
   g = malloc(N * sizeof *g);
-  for (long i = 0; i < 2; ++i) scratch[i] = malloc(N / 4 * sizeof(double));
+  // Whole pages each: two arrays sharing a page would make its first touch
+  // (and the other reader's remote accesses) a race between the readers.
+  for (long i = 0; i < 2; ++i) scratch[i] = aligned_alloc(4096, N / 4 * sizeof(double));
   for (long i = 0; i < N; ++i) g[i] = (double)(i % 7);  // first touch: main
   pthread_t r[2];
   for (long i = 0; i < 2; ++i) pthread_create(&r[i], NULL, reader, (void *)i);
