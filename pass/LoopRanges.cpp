@@ -362,11 +362,10 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
     for (size_t J : C.Joined)
       Taken[J] = true;
   }
-  Type *Int64 = Int64Ty;
   IRBuilder<> Entry(&*F.getEntryBlock().getFirstInsertionPt());
   for (const CountedLoad &C : Uncounted) {
     const SmallVector<BasicBlock *, 4> &Exits = ExitsOf[C.L];
-    if (Exits.empty() || Taken[C.Index])
+    if (Exits.empty())
       continue;
     const MemoryAccess &A = Accesses[C.Index];
     if (!llvm::all_of(Exits, [&](BasicBlock *Exit) {
@@ -375,16 +374,16 @@ void extractLoopRanges(Function &F, FunctionAnalysisManager &FAM,
       continue;
     // The counter: zero on entry, one more where the load runs; promoted to
     // a register once the hooks that read it are in (promoteRangeCounters).
-    AllocaInst *Counter = Entry.CreateAlloca(Int64, nullptr, "numaperf.reads");
+    AllocaInst *Counter = Entry.CreateAlloca(Int64Ty, nullptr, "numaperf.reads");
     IRBuilder<>(C.L->getLoopPreheader()->getTerminator())
-        .CreateStore(ConstantInt::get(Int64, 0), Counter);
+        .CreateStore(ConstantInt::get(Int64Ty, 0), Counter);
     IRBuilder<> Bump(A.Inst);
-    Bump.CreateStore(Bump.CreateAdd(Bump.CreateLoad(Int64, Counter), ConstantInt::get(Int64, 1)),
+    Bump.CreateStore(Bump.CreateAdd(Bump.CreateLoad(Int64Ty, Counter), ConstantInt::get(Int64Ty, 1)),
                      Counter);
     for (BasicBlock *Exit : Exits) {
       Instruction *At = &*Exit->getFirstInsertionPt();
       Value *Start = Exp.expandCodeFor(C.Ptr, A.Ptr->getType(), At);
-      Value *Count = IRBuilder<>(At).CreateLoad(Int64, Counter, "numaperf.count");
+      Value *Count = IRBuilder<>(At).CreateLoad(Int64Ty, Counter, "numaperf.count");
       Ranges.push_back({A, At, Start, 0, Count});
     }
     Counters.push_back(Counter);
