@@ -60,8 +60,14 @@ inline void countPrivateAccess(ThreadState *t, PageEntry *e, uintptr_t addr, boo
 
 // Counts `n` accesses in a row (n > 1 only for range hooks) to the words
 // `words` of the line at `addr`.
-inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool is_write,
-                            uintptr_t pc, uint64_t n) {
+void countOtherPageAccess(ThreadState *t, PageEntry *e, uint32_t owner, uintptr_t addr,
+                          uint16_t words, bool is_write, uintptr_t pc, uint64_t n);
+
+// Inlined into each hook: the first toucher's access to its private page
+// costs no further call.
+__attribute__((always_inline)) inline void countLineAccess(ThreadState *t, uintptr_t addr,
+                                                           uint16_t words, bool is_write,
+                                                           uintptr_t pc, uint64_t n) {
   PageEntry *e = shadowMemory().entryFor(addr);
   if (__builtin_expect(e == nullptr, 0)) {
     t->accesses += n;
@@ -79,6 +85,13 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
     countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, false, pc, n);
     return;
   }
+  countOtherPageAccess(t, e, owner, addr, words, is_write, pc, n);
+}
+
+// countLineAccess on a page the thread did not touch first (or nobody has).
+__attribute__((noinline)) void countOtherPageAccess(ThreadState *t, PageEntry *e, uint32_t owner,
+                                                    uintptr_t addr, uint16_t words, bool is_write,
+                                                    uintptr_t pc, uint64_t n) {
   if (owner == 0) {
     if (e->owner.compare_exchange_strong(owner, t->owner_tag, std::memory_order_relaxed) ||
         owner == t->owner_tag) {
@@ -129,7 +142,8 @@ inline void countLineAccess(ThreadState *t, uintptr_t addr, uint16_t words, bool
       countSharedAccess(t->page_cache, t->owner_tag, d, addr, words, is_write, true, pc, n);
 }
 
-inline void onAccess(const void *p, uint32_t size, bool is_write, uintptr_t pc) {
+__attribute__((always_inline)) inline void onAccess(const void *p, uint32_t size, bool is_write,
+                                                    uintptr_t pc) {
   // The program loads or stores `p` right after the hook returns; on data
   // it reads at random that is a cache miss, and so is the page's shadow
   // entry read below. Asked for now, the two misses overlap instead of

@@ -908,12 +908,31 @@ inline unsigned setOf(const SharedPageCache &c, const PageDetail *d) {
   return unsigned(reinterpret_cast<uintptr_t>(d) >> 11) & c.set_mask;
 }
 
-SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
-  if (__builtin_expect(c.slots == nullptr, 0)) {
+inline SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d);
+
+// slotFor when the page is in neither way of its set (or the cache has no
+// slots yet): kept out of line, so that the hit path inlines into the hooks.
+__attribute__((noinline)) SharedPageSlot *slotForMiss(SharedPageCache &c, uint32_t tag,
+                                                      PageDetail *d) {
+  if (c.slots == nullptr) {
     SharedPageSlot *slots = takeSlots(kSharedPageSlots);
     if (!slots) return nullptr;
     useSlots(c, slots);
+    return slotFor(c, tag, d);
   }
+  if (__builtin_expect(c.large_tags != nullptr, 0) && considerGrowing(c, tag, d))
+    return slotFor(c, tag, d);
+  unsigned set = setOf(c, d);
+  SharedPageSlot *s = &c.slots[2 * set + c.lru[set]];
+  c.lru[set] ^= 1;
+  flushSlot(*s, tag);
+  s->page = d;
+  s->generation = d->generation.load(std::memory_order_acquire);
+  return s;
+}
+
+inline SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
+  if (__builtin_expect(c.slots == nullptr, 0)) return slotForMiss(c, tag, d);
   unsigned set = setOf(c, d);
   SharedPageSlot *way = &c.slots[2 * set];
   SharedPageSlot *s;
@@ -924,14 +943,7 @@ SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) {
     s = &way[1];
     c.lru[set] = 0;
   } else {
-    if (__builtin_expect(c.large_tags != nullptr, 0) && considerGrowing(c, tag, d))
-      return slotFor(c, tag, d);
-    s = &way[c.lru[set]];
-    c.lru[set] ^= 1;
-    flushSlot(*s, tag);
-    s->page = d;
-    s->generation = d->generation.load(std::memory_order_acquire);
-    return s;
+    return slotForMiss(c, tag, d);
   }
   if (__builtin_expect(s->generation != d->generation.load(std::memory_order_acquire), 0)) {
     // The page was reset for a new object since: what the slot holds is stale.
@@ -971,6 +983,17 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
 
 namespace {
 
+// Asks for the cache line at `p` in exclusive state: a write to a line
+// record other threads also write then costs one coherence transaction, not
+// a read miss followed by an upgrade for the compare-and-swap.
+inline void prefetchForWrite(const void *p) {
+#if defined(__x86_64__)
+  asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
+#else
+  __builtin_prefetch(p, 1);
+#endif
+}
+
 // countSharedAccess once the accesses are counted in the slot `s` of `d`:
 // the line model for line `index`.
 uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
@@ -1002,6 +1025,7 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
     const uint64_t mine = holderBit(tag);
+    if (line && is_write) prefetchForWrite(&line->state);
     if (line && mine && (s->known_lines & bit) &&
         line->epoch.load(std::memory_order_acquire) == s->line_epoch[index]) {
       // The words are noted already (writes: and marked written; a line
