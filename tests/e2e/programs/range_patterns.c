@@ -19,12 +19,20 @@ static float *f;
 static unsigned char *c;
 static double sink;
 static double *g;  // read by two threads at once, written by nobody then
-static double reader_sink[2];
-static double *coef;          // one value read on every iteration
-static double *scratch[2];    // each reader's output
+static double *coef;  // one value read on every iteration
+
+// What a reader works on and where it puts its result: on a page of its
+// own (aligned_alloc), as is its output, so that the readers write no page
+// in common (whose line states would depend on which reader ends first).
+struct reader_job {
+  const double *g;
+  double *out;
+  double sum;
+};
 
 static void *reader(void *arg) {
-  long id = (long)arg;
+  struct reader_job *job = arg;
+  const double *g = job->g;
   double s = 0;
   for (long i = 0; i < N; ++i) s += g[i];                 // contiguous
   for (long i = 0; i < N / 3; ++i) s += g[3 * i + 1];     // stride 24
@@ -34,12 +42,12 @@ static void *reader(void *arg) {
     memcpy(&v, (const char *)g + 12 * i + 4, sizeof v);
     u += v;
   }
-  double *out = scratch[id];
+  double *out = job->out;
   // Stride 0 on a shared page. Scalar loops: the vectoriser would hoist
   // the load behind a run-time alias check.
 #pragma clang loop vectorize(disable)
   for (long i = 0; i < N / 4; ++i) out[i] = g[i] * g[N / 2];
-  reader_sink[id] = s + (double)(u & 0xff) + out[N / 8];
+  job->sum = s + (double)(u & 0xff) + out[N / 8];
   return NULL;
 }
 
@@ -80,12 +88,17 @@ int main(void) {
   g = malloc(N * sizeof *g);
   // Whole pages each: two arrays sharing a page would make its first touch
   // (and the other reader's remote accesses) a race between the readers.
-  for (long i = 0; i < 2; ++i) scratch[i] = aligned_alloc(4096, N / 4 * sizeof(double));
+  struct reader_job *jobs[2];
+  for (long i = 0; i < 2; ++i) {
+    jobs[i] = aligned_alloc(4096, 4096);
+    jobs[i]->g = g;
+    jobs[i]->out = aligned_alloc(4096, N / 4 * sizeof(double));
+  }
   for (long i = 0; i < N; ++i) g[i] = (double)(i % 7);  // first touch: main
   pthread_t r[2];
-  for (long i = 0; i < 2; ++i) pthread_create(&r[i], NULL, reader, (void *)i);
+  for (long i = 0; i < 2; ++i) pthread_create(&r[i], NULL, reader, jobs[i]);
   for (long i = 0; i < 2; ++i) pthread_join(r[i], NULL);
-  double s = reader_sink[0] + reader_sink[1];
+  double s = jobs[0]->sum + jobs[1]->sum;
   for (long i = 0; i < N; ++i) s += a[i];  // the owner back on shared pages
   printf("%.1f %.1f %d\n", s, sink, c[3 * 100]);
   free(a);
@@ -93,6 +106,9 @@ int main(void) {
   free(c);
   free(g);
   free(coef);
-  for (long i = 0; i < 2; ++i) free(scratch[i]);
+  for (long i = 0; i < 2; ++i) {
+    free(jobs[i]->out);
+    free(jobs[i]);
+  }
   return 0;
 }
