@@ -58,13 +58,12 @@ inline void countPrivateAccess(ThreadState *t, PageEntry *e, uintptr_t addr, boo
   f.abi.ways[way].counts[is_write] += n;
 }
 
-// Counts `n` accesses in a row (n > 1 only for range hooks) to the words
-// `words` of the line at `addr`.
 void countOtherPageAccess(ThreadState *t, PageEntry *e, uint32_t owner, uintptr_t addr,
                           uint16_t words, bool is_write, uintptr_t pc, uint64_t n);
 
-// Inlined into each hook: the first toucher's access to its private page
-// costs no further call.
+// Counts `n` accesses in a row (n > 1 only for range hooks) to the words
+// `words` of the line at `addr`. Inlined into each hook: the first toucher's
+// access to its private page costs no further call.
 __attribute__((always_inline)) inline void countLineAccess(ThreadState *t, uintptr_t addr,
                                                            uint16_t words, bool is_write,
                                                            uintptr_t pc, uint64_t n) {

@@ -917,8 +917,7 @@ __attribute__((noinline)) SharedPageSlot *slotForMiss(SharedPageCache &c, uint32
   if (c.slots == nullptr) {
     SharedPageSlot *slots = takeSlots(kSharedPageSlots);
     if (!slots) return nullptr;
-    useSlots(c, slots);
-    return slotFor(c, tag, d);
+    useSlots(c, slots);  // empty: the page takes a slot below
   }
   if (__builtin_expect(c.large_tags != nullptr, 0) && considerGrowing(c, tag, d))
     return slotFor(c, tag, d);
@@ -985,7 +984,8 @@ namespace {
 
 // Asks for the cache line at `p` in exclusive state: a write to a line
 // record other threads also write then costs one coherence transaction, not
-// a read miss followed by an upgrade for the compare-and-swap.
+// a read miss followed by an upgrade for the compare-and-swap. (x86-64
+// processors without PREFETCHW run it as a no-op.)
 inline void prefetchForWrite(const void *p) {
 #if defined(__x86_64__)
   asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
