@@ -61,10 +61,12 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset
   ev.invalidations = invalidations;
   ev.offset = offset;
   if (l.words) {
+    const uint16_t seen = l.words_seen.load(std::memory_order_relaxed);
+    const uint16_t both = l.words_both.load(std::memory_order_relaxed);
     const uint16_t written = l.words_written.load(std::memory_order_relaxed);
     for (unsigned w = 0; w < kWordsPerLine; ++w) {
-      ev.first_tag[w] = l.words->first_tag[w].load(std::memory_order_relaxed);
-      ev.other_tag[w] = l.words->other_tag[w].load(std::memory_order_relaxed);
+      ev.first_tag[w] = (seen >> w) & 1 ? l.words->first_tag[w].load(std::memory_order_relaxed) : 0;
+      ev.other_tag[w] = (both >> w) & 1 ? l.words->other_tag[w].load(std::memory_order_relaxed) : 0;
       ev.written[w] = (written >> w) & 1;
     }
   }
@@ -73,11 +75,7 @@ void recordLineEvidence(LineEvidence &ev, uint64_t invalidations, int64_t offset
 // Empties the line's word detail for the next object (under its lock); the
 // new epoch tells threads that what they saw noted for them no longer is.
 void clearLineWords(LineShare &l) {
-  if (l.words)
-    for (unsigned w = 0; w < kWordsPerLine; ++w) {
-      l.words->first_tag[w].store(0, std::memory_order_relaxed);
-      l.words->other_tag[w].store(0, std::memory_order_relaxed);
-    }
+  l.words_seen.store(0, std::memory_order_relaxed);  // the table's tags are stale now
   l.words_both.store(0, std::memory_order_relaxed);
   l.words_written.store(0, std::memory_order_relaxed);
   l.epoch.fetch_add(1, std::memory_order_release);
@@ -92,9 +90,7 @@ void clearLineWords(LineShare &l) {
 uint16_t decidingWords(const PageDetail &d, unsigned index, const LineShare *l) {
   uint16_t touched = 0, written = 0;
   if (l && l->words) {
-    for (unsigned w = 0; w < kWordsPerLine; ++w)
-      if (l->words->first_tag[w].load(std::memory_order_relaxed))
-        touched = uint16_t(touched | (1u << w));
+    touched = l->words_seen.load(std::memory_order_relaxed);
     written = uint16_t(l->words_written.load(std::memory_order_relaxed) & touched);
   }
   const uint32_t user = d.sole_user.load(std::memory_order_acquire);

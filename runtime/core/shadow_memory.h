@@ -76,9 +76,11 @@ constexpr unsigned kAddressBits = 47;
 // 128 bytes, the allocator's 128-byte class (with it, 144 bytes took 256).
 // Atomics: written under the line's lock, read without it by the lock-free
 // write path (which only asks whether other threads used a word).
+// Word i's tags hold only while LineShare::words_seen (first_tag) and
+// LineShare::words_both (other_tag) have bit i.
 struct WordDetail {
   std::atomic<uint32_t> first_tag[kWordsPerLine] = {};
-  std::atomic<uint32_t> other_tag[kWordsPerLine] = {};  // a second thread, 0 if none
+  std::atomic<uint32_t> other_tag[kWordsPerLine] = {};  // a second thread
 };
 static_assert(sizeof(WordDetail) == 128, "WordDetail must fit the 128-byte class");
 
@@ -119,9 +121,13 @@ struct LineShare {
   std::atomic<uint64_t> invalidations_true{0};   // ... of words other threads used
   std::atomic<uint64_t> invalidations_false{0};  // ... of words only the writer used
   WordDetail *words = nullptr;  // set once (epoch published), kept until the record goes
-  // With `words`: the words naming two distinct threads (a summary of
-  // other_tag), and the words written since the word detail began. Zero
-  // whenever `words` is.
+  // With `words`: the words whose first_tag is set, those naming two
+  // distinct threads (other_tag set), and those written since the word
+  // detail began. Zero whenever `words` is. The tags of a word outside
+  // these masks are stale: emptying the detail for the next object clears
+  // only the masks, and the table's two cache lines are not touched again
+  // until a thread notes a word there.
+  std::atomic<uint16_t> words_seen{0};
   std::atomic<uint16_t> words_both{0};
   std::atomic<uint16_t> words_written{0};
   uint32_t listed = 0;  // holders in `holders`, while state has kListedHolders

@@ -186,45 +186,44 @@ bool othersUseWords(const LineShare &l, uint16_t words, uint32_t tag) {
   if (words & l.words_both.load(std::memory_order_relaxed))
     return true;  // two distinct threads: one is not `tag`
   const WordDetail &w = *l.words;
-  for (unsigned i = 0; i < kWordsPerLine; ++i) {
-    if (!((words >> i) & 1)) continue;
-    const uint32_t first = w.first_tag[i].load(std::memory_order_relaxed);
-    const uint32_t other = w.other_tag[i].load(std::memory_order_relaxed);
-    if ((first && first != tag) || (other && other != tag)) return true;
+  for (uint32_t seen = words & l.words_seen.load(std::memory_order_acquire); seen;
+       seen &= seen - 1) {
+    const unsigned i = unsigned(__builtin_ctz(seen));
+    if (w.first_tag[i].load(std::memory_order_relaxed) != tag) return true;
   }
   return false;
 }
 
 // Notes `tag`'s use of `words` (under the lock). Returns whether anything
-// changed.
+// changed. A word not seen yet gets its first tag without reading the table
+// (what is there is stale); a seen one is read only while it names one
+// thread.
 bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
   const uint16_t both = l.words_both.load(std::memory_order_relaxed);
   const uint16_t written = l.words_written.load(std::memory_order_relaxed);
   // Words that already name two threads, and are marked written if this is
   // a write, cannot change.
   if (!(words & ~both) && (!is_write || !(words & ~written))) return false;
+  const uint16_t seen = l.words_seen.load(std::memory_order_relaxed);
   WordDetail &w = *l.words;
-  uint16_t new_both = both, new_written = written;
-  bool changed = false;
-  for (unsigned i = 0; i < kWordsPerLine; ++i) {
-    if (!((words >> i) & 1)) continue;
-    const uint32_t first = w.first_tag[i].load(std::memory_order_relaxed);
-    if (first == 0) {
+  uint16_t new_both = both, new_seen = seen;
+  for (uint32_t todo = words & ~both; todo; todo &= todo - 1) {
+    const unsigned i = unsigned(__builtin_ctz(todo));
+    const uint16_t bit = uint16_t(1u << i);
+    if (!(seen & bit)) {
       w.first_tag[i].store(tag, std::memory_order_relaxed);
-      changed = true;
-    } else if (first != tag && w.other_tag[i].load(std::memory_order_relaxed) == 0) {
+      new_seen = uint16_t(new_seen | bit);
+    } else if (w.first_tag[i].load(std::memory_order_relaxed) != tag) {
       w.other_tag[i].store(tag, std::memory_order_relaxed);
-      new_both = uint16_t(new_both | (1u << i));
-      changed = true;
+      new_both = uint16_t(new_both | bit);
     }
-    if (is_write) new_written = uint16_t(new_written | (words & (1u << i)));
   }
+  const uint16_t new_written = is_write ? uint16_t(written | words) : written;
+  // Released: a lock-free reader that finds a word seen finds its tag.
+  if (new_seen != seen) l.words_seen.store(new_seen, std::memory_order_release);
   if (new_both != both) l.words_both.store(new_both, std::memory_order_relaxed);
-  if (new_written != written) {
-    l.words_written.store(new_written, std::memory_order_relaxed);
-    changed = true;
-  }
-  return changed;
+  if (new_written != written) l.words_written.store(new_written, std::memory_order_relaxed);
+  return new_seen != seen || new_both != both || new_written != written;
 }
 
 // Records in the thread's slot which of its words the line's detail has

@@ -108,6 +108,35 @@ TEST_F(SharingTest, DisjointWordsAreFalseSharingSharedWordsTrue) {
   EXPECT_LT(p.invalidations_false, 3u);
 }
 
+TEST_F(SharingTest, TheNextObjectOnALineStartsWithNoWordsNoted) {
+  // The first object's threads 1 and 2 both write word 0 (true sharing);
+  // emptying the line for the next object keeps the word table but not its
+  // tags.
+  for (int i = 0; i < 20; ++i) {
+    trackSharedAccess(1, detail, base, 4, true, false, 0);
+    trackSharedAccess(2, detail, base, 4, true, true, 0);
+  }
+  ObjectProfile p = fold(base, base + 64);
+  EXPECT_GT(p.invalidations_true, 30u);
+  // The next object's threads write words of their own: false sharing, and
+  // the evidence names only them.
+  detail = shadowMemory().detailFor(shadowMemory().entryFor(base));
+  for (int i = 0; i < 20; ++i) {
+    trackSharedAccess(3, detail, base + 0, 4, true, false, 0);
+    trackSharedAccess(3, detail, base + 4, 4, true, false, 0);
+    trackSharedAccess(4, detail, base + 8, 4, true, true, 0);
+  }
+  p = fold(base, base + 64);
+  EXPECT_GT(p.invalidations_false, 30u);
+  EXPECT_EQ(p.invalidations_true, 0u);
+  ASSERT_TRUE(p.false_sharing_line.valid);
+  EXPECT_EQ(p.false_sharing_line.first_tag[0], 3u);
+  EXPECT_EQ(p.false_sharing_line.first_tag[1], 3u);
+  EXPECT_EQ(p.false_sharing_line.first_tag[2], 4u);
+  for (unsigned w = 0; w < 16; ++w) EXPECT_EQ(p.false_sharing_line.other_tag[w], 0u) << w;
+  for (unsigned w = 3; w < 16; ++w) EXPECT_EQ(p.false_sharing_line.first_tag[w], 0u) << w;
+}
+
 TEST_F(SharingTest, AccessSizeDecidesWhichWordsAreTouched) {
   // Thread 1 writes 8 bytes at offset 0 (words 0 and 1); thread 2 writes 4
   // bytes at offset 4 (word 1): they share word 1, so this is true sharing.
