@@ -35,6 +35,16 @@ def _issue_keys(profile):
     return keys
 
 
+def stable_issues(issue_sets):
+    """(stable, borderline) of the issue key sets of several runs of one
+    build: the keys every run reports, and those only some runs report (an
+    issue near its threshold comes and goes with the run)."""
+    if not issue_sets:
+        return set(), set()
+    stable = set.intersection(*issue_sets)
+    return stable, set().union(*issue_sets) - stable
+
+
 def _load(path):
     try:
         with open(path) as f:
@@ -155,12 +165,12 @@ def run(h, selected, results, timed_run, log):
         # build either (it comes and goes with the run, filter or not).
         full_runs = [r["profile"] for r in s["runs"].get("numaperf", [])
                      if r.get("status") == "ok" and os.path.exists(r.get("profile", ""))]
-        full_sets = [_issue_keys(p) for p in map(_load, full_runs + profiles["full"]) if p]
-        full_keys = set.intersection(*full_sets) if full_sets else set()
+        full_keys, borderline = stable_issues(
+            [_issue_keys(p) for p in map(_load, full_runs + profiles["full"]) if p])
         sel = [_load(p) for p in profiles["selected"]]
         kept = [len(full_keys & _issue_keys(p)) for p in sel if p]
         row["issues_full"] = len(full_keys)
-        row["issues_borderline"] = len(set().union(*full_sets) - full_keys) if full_sets else 0
+        row["issues_borderline"] = len(borderline)
         row["issues_kept"] = min(kept) if kept else None
         rows.append(row)
 
