@@ -82,6 +82,7 @@ json accessSites(const ObjectProfile &p, symbolize::Symbolizer *symbolizer) {
 // say so, with how many pages were left out of the model.
 void noteSampling(const ObjectProfile &p, json *e) {
   if (p.pages_sampled_away) (*e)["pages_sampled_away"] = p.pages_sampled_away;
+  if (p.lines_sampled_in_windows) (*e)["lines_sampled_in_windows"] = p.lines_sampled_in_windows;
 }
 
 // Byte ranges (from the object start) of the line's words the object

@@ -11,6 +11,7 @@
 #include "core/mapping_registry.h"
 #include "core/mempolicy_registry.h"
 #include "core/object_registry.h"
+#include "core/line_windows.h"
 #include "core/page_sampling.h"
 #include "core/overhead_meter.h"
 #include "core/thread_registry.h"
@@ -138,6 +139,7 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
   profile.thresholds["page_sample_rate"] = config.page_sample_rate;
   profile.thresholds["page_sample_min_kib"] = config.page_sample_min_kib;
   profile.thresholds["page_sample_site_objects"] = config.page_sample_site_objects;
+  profile.thresholds["line_window_rate"] = lineWindowRate();
 
   // Counts still buffered by threads (shared_page_cache.h). Threads still
   // running at exit may race with this; their last pages' counts may be off.
@@ -157,6 +159,14 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
         std::to_string(config.page_sample_rate) +
         " is modelled in full); their sites' counts are estimates, marked pages_sampled_away "
         "(NUMAPERF_SAMPLE_PAGES=1: exact counts)");
+  if (uint64_t lines = linesSampledInWindows())
+    profile.notes.push_back(
+        "sampled: " + std::to_string(lines) +
+        " cache lines that threads kept taking from each other were modelled in 1 time window "
+        "in " + std::to_string(lineWindowRate()) +
+        " once their verdict was settled; their objects' invalidations and remote accesses are "
+        "estimates, marked lines_sampled_in_windows (NUMAPERF_SAMPLE_LINE_WINDOWS=1: exact "
+        "counts)");
   symbolize::Symbolizer symbolizer(symbolize::snapshotModules());
   profile.instrumentation = summarizeInstrumentation(start_ns, end_ns);
   ScoringContext context;

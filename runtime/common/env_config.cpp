@@ -104,6 +104,7 @@ RuntimeConfig loadRuntimeConfig() {
   readUnsigned("NUMAPERF_SAMPLE_PAGES", 0, 1u << 20, &c.page_sample_rate);
   readUnsigned("NUMAPERF_SAMPLE_MIN_KIB", 1, 1u << 30, &c.page_sample_min_kib);
   readUnsigned("NUMAPERF_SAMPLE_SITE_OBJECTS", 0, 1u << 30, &c.page_sample_site_objects);
+  readUnsigned("NUMAPERF_SAMPLE_LINE_WINDOWS", 0, 1u << 20, &c.line_window_rate);
   readUnsigned("NUMAPERF_STACK_DEPTH", 1, 64, &c.stack_depth);
   readUnsigned("NUMAPERF_MEMORY_LIMIT", 0, 1u << 24, &c.memory_limit_mib);
   readUnsigned("NUMAPERF_THREAD_RECORDS", 0, 1u << 24, &c.thread_records);

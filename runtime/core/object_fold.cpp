@@ -2,6 +2,7 @@
 
 #include "core/fast_page.h"
 
+#include "core/line_windows.h"
 #include "core/mempolicy_registry.h"
 #include "core/page_sampling.h"
 #include "core/placement_signature.h"
@@ -78,6 +79,7 @@ void clearLineWords(LineShare &l) {
   l.words_seen.store(0, std::memory_order_relaxed);  // the table's tags are stale now
   l.words_both.store(0, std::memory_order_relaxed);
   l.words_written.store(0, std::memory_order_relaxed);
+  clearLineSampling(l);
   l.epoch.fetch_add(1, std::memory_order_release);
 }
 
@@ -142,6 +144,7 @@ int64_t takeLineShare(LineShare *l, const PageDetail &d, unsigned index, uintptr
   out->invalidations_false += inv_false;
   recordLineEvidence(out->false_sharing_line, inv_false, offset, *l);
   recordLineEvidence(out->true_sharing_line, inv_true, offset, *l);
+  if (l->sampling.load(std::memory_order_relaxed) & kLineWasSampled) ++out->lines_sampled_in_windows;
   for (LineSiteCount &site : l->sites) {
     out->addSite(site.pc, site.count);
     site = LineSiteCount();

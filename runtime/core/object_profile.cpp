@@ -36,6 +36,7 @@ void ObjectProfile::merge(const ObjectProfile &o) {
   sampled_modelled_remote += o.sampled_modelled_remote;
   sampled_modelled_others += o.sampled_modelled_others;
   sampled_away_estimated += o.sampled_away_estimated;
+  lines_sampled_in_windows += o.lines_sampled_in_windows;
   max_threads_per_page = std::max(max_threads_per_page, o.max_threads_per_page);
   signature.merge(o.signature);
   for (const SiteCount &s : o.sites) addSite(s.pc, s.count);

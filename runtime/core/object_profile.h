@@ -69,6 +69,9 @@ struct ObjectProfile {
   uint64_t sampled_modelled_remote = 0;
   uint64_t sampled_modelled_others = 0;
   uint64_t sampled_away_estimated = 0;
+  // Lines modelled in time windows only (line_windows.h) for part of their
+  // life: their invalidations and remote accesses are estimates.
+  uint64_t lines_sampled_in_windows = 0;
   SignatureCounts signature;  // accesses by bandwidth class (placement_signature.h)
 
   // Evidence of the instance with the most remote accesses and invalidations.

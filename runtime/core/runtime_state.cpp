@@ -10,6 +10,7 @@
 #include "core/object_fold.h"
 #include "core/object_registry.h"
 #include "core/overhead_meter.h"
+#include "core/line_windows.h"
 #include "core/page_sampling.h"
 #include "core/profiling_switch.h"
 #include "core/shadow_memory.h"
@@ -62,6 +63,7 @@ bool initialize() {
   shadowMemory().setDetailThreshold(g_config->page_detail_threshold);
   setPageSampling({g_config->page_sample_rate, uint64_t(g_config->page_sample_min_kib) << 10,
                    g_config->page_sample_site_objects});
+  setLineWindows({g_config->line_window_rate});
   setSharingDominanceShare(g_config->sharing_share);
   initStackCapture();
   objectRegistry().setSpacedAllocator(realMallocIsGlibc());

@@ -130,17 +130,24 @@ struct LineShare {
   std::atomic<uint16_t> words_seen{0};
   std::atomic<uint16_t> words_both{0};
   std::atomic<uint16_t> words_written{0};
+  // kLineSampledNow / kLineWasSampled (line_windows.h): read with the
+  // holder state, so it sits in the same cache line.
+  std::atomic<uint16_t> sampling{0};
   uint32_t listed = 0;  // holders in `holders`, while state has kListedHolders
   uint32_t list_capacity = 0;
   uint32_t *holders = nullptr;  // tags above kMaskedHolders; inline_holders or internal memory
   uint32_t inline_holders[2] = {};
   uint64_t writes = 0;     // counted up to the word-detail threshold
   LineSiteCount sites[2];  // hottest instructions behind misses and invalidations
+  // Clock (line_windows.h) when the invalidations last passed a multiple of
+  // kLineWindowCheck; 0: not yet.
+  std::atomic<uint64_t> window_stamp{0};
   bool holdsNone() const {
     return (state.load(std::memory_order_acquire) & (kHolderMask | kListedHolders)) == 0;
   }
 };
 static_assert(sizeof(LineShare) <= 128, "LineShare must fit the 128-byte class");
+static_assert(offsetof(LineShare, sampling) < 64, "read with the state, in its first cache line");
 
 // A thread's accesses (reads and writes) to a page, and how many of them
 // were writes. The page's read and write totals are their sums: kept per

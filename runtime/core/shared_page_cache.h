@@ -60,6 +60,9 @@ struct SharedPageSlot {
   // `known_lines` (who holds copies is read from the line's state itself).
   uint64_t known_lines = 0;
   uint64_t has_words = 0;  // the line keeps word detail
+  // The line is modelled in time windows only (line_windows.h), as of the
+  // thread's last modelled access to it.
+  uint64_t sampled_lines = 0;
   uint32_t line_epoch[kLinesPerPage] = {};
   uint16_t noted_words[kLinesPerPage] = {};    // words whose use by this thread is noted
   uint16_t written_words[kLinesPerPage] = {};  // ... and that are marked written

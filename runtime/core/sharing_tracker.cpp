@@ -3,6 +3,7 @@
 #include "core/shared_page_cache.h"
 
 #include "common/internal_alloc.h"
+#include "core/line_windows.h"
 
 #include <algorithm>
 #include <cstring>
@@ -226,6 +227,15 @@ bool noteWords(LineShare &l, uint16_t words, uint32_t tag, bool is_write) {
   return new_seen != seen || new_both != both || new_written != written;
 }
 
+// Whether the thread models the line only in time windows (line_windows.h),
+// as the line says now (read with its state, in the same cache line).
+inline void rememberSampling(SharedPageSlot &s, uint64_t bit, const LineShare &l) {
+  if (l.sampling.load(std::memory_order_relaxed) & kLineSampledNow)
+    s.sampled_lines |= bit;
+  else
+    s.sampled_lines &= ~bit;
+}
+
 // Records in the thread's slot which of its words the line's detail has
 // noted (called under the line's lock, after the access of `words` was
 // noted). `kept_noted`: words the slot knew to be noted for `tag` in this
@@ -248,25 +258,31 @@ void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint16_
     written = uint16_t(l.words_written.load(std::memory_order_relaxed) & noted);
   }
   s.has_words = l.words ? s.has_words | bit : s.has_words & ~bit;
+  rememberSampling(s, bit, l);
   s.noted_words[index] = noted;
   s.written_words[index] = written;
 }
 
 // Counts `copies` invalidated by a write of `tag` to `words`, as true or
-// false sharing when the line keeps word detail.
-void countInvalidations(LineShare &l, uint32_t copies, uint16_t words, uint32_t tag) {
-  l.invalidations.fetch_add(copies, std::memory_order_relaxed);
+// false sharing when the line keeps word detail; `weight` each (a write
+// modelled in a time window stands for that many: line_windows.h).
+void countInvalidations(LineShare &l, uint32_t copies, uint16_t words, uint32_t tag,
+                        uint32_t weight) {
+  const uint64_t n = uint64_t(copies) * weight;
+  const uint64_t before = l.invalidations.fetch_add(n, std::memory_order_relaxed);
   if (l.words)
     (othersUseWords(l, words, tag) ? l.invalidations_true : l.invalidations_false)
-        .fetch_add(copies, std::memory_order_relaxed);
+        .fetch_add(n, std::memory_order_relaxed);
+  judgeLineRate(l, before, n);
 }
 
 // The exact copy model for one access to a tracked line, under its lock.
 // Returns whether the access counts as remote; records the line's site for
 // misses and invalidating writes. With a slot, refreshes the thread's view
-// of the line's words.
+// of the line's words. `weight`: how many accesses this one stands for
+// (line_windows.h; the caller weights the remote access).
 bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bool is_remote,
-                uintptr_t pc, SharedPageSlot *slot, unsigned index) {
+                uintptr_t pc, SharedPageSlot *slot, unsigned index, uint32_t weight = 1) {
   SpinLockGuard guard(line.lock);
   uint64_t bit = uint64_t(1) << index;
   uint16_t kept_noted =
@@ -299,7 +315,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
       line.state.fetch_and(~kListedHolders, std::memory_order_acq_rel);
     if (copies) {
       invalidated = true;
-      countInvalidations(line, copies, words, tag);
+      countInvalidations(line, copies, words, tag, weight);
     }
     if (++line.writes >= g_word_detail_writes.load(std::memory_order_relaxed) && !line.words) {
       line.words = internalNewDetail<WordDetail>();
@@ -312,7 +328,7 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
     addHolder(line, tag);
   }
   if (line.words) noteWords(line, words, tag, is_write);
-  if ((counted_remote || invalidated) && pc) countLineSite(line, pc);
+  if ((counted_remote || invalidated) && pc) countLineSite(line, pc, weight);
   if (slot) rememberLine(*slot, index, line, words, kept_noted);
   return counted_remote;
 }
@@ -325,10 +341,11 @@ bool lineAccess(LineShare &line, uint32_t tag, uint16_t words, bool is_write, bo
 // is kept under the lock). Otherwise sets `remote` (the counted remote
 // accesses of the `repeat`), `line_site` (the first access is a miss or an
 // invalidating write: the line's site, as in lineAccess) and `page_sites`
-// (the other counted ones, for the page's remote sites).
+// (the other counted ones, for the page's remote sites). The first access
+// counts `weight` times (line_windows.h).
 bool lineAccessNoted(LineShare &line, uint64_t mine, uint32_t tag, uint16_t words, bool is_write,
-                     bool is_remote, uint64_t repeat, uint64_t *remote, bool *line_site,
-                     uint64_t *page_sites) {
+                     bool is_remote, uint64_t repeat, uint32_t weight, uint64_t *remote,
+                     bool *line_site, uint64_t *page_sites) {
   uint64_t state = line.state.load(std::memory_order_acquire), next;
   uint32_t copies = 0;
   for (;;) {
@@ -336,7 +353,7 @@ bool lineAccessNoted(LineShare &line, uint64_t mine, uint32_t tag, uint16_t word
     const uint64_t others = state & kHolderMask & ~mine;
     if (held && (!is_write || (!others && !(state & kListedHolders)))) {
       // A hit: a re-read of a valid copy, a write to the only copy.
-      *remote = is_remote && !(state & kContendedLine) ? repeat : 0;
+      *remote = is_remote && !(state & kContendedLine) ? repeat - 1 + weight : 0;
       *line_site = false;
       *page_sites = *remote;
       return true;
@@ -357,10 +374,10 @@ bool lineAccessNoted(LineShare &line, uint64_t mine, uint32_t tag, uint16_t word
   // lineAccess.
   const bool held = (state & mine) != 0;
   const bool first = is_remote && !((state & kContendedLine) && held);
-  if (copies) countInvalidations(line, copies, words, tag);
+  if (copies) countInvalidations(line, copies, words, tag, weight);
   // The repeats find the copy this access left: on a contended line hits.
   const uint64_t extra = is_remote && !(next & kContendedLine) ? repeat - 1 : 0;
-  *remote = (first ? 1 : 0) + extra;
+  *remote = (first ? weight : 0) + extra;
   *line_site = first || copies;
   *page_sites = extra;
   return true;
@@ -723,7 +740,7 @@ void resetSlot(SharedPageSlot &s) {
   s.line_remote_bound = 0;
   for (BufferedSite &b : s.sites) b = BufferedSite();
   for (BufferedLineSite &b : s.line_sites) b = BufferedLineSite();
-  s.known_lines = s.has_words = 0;
+  s.known_lines = s.has_words = s.sampled_lines = 0;
 }
 
 // addLineRemote for `lines` lines from `first` on, `n` accesses each.
@@ -1022,6 +1039,19 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
     leaveSingleUser(d);
   }
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
+    // A line modelled in time windows (line_windows.h): outside them the
+    // access is only counted (above, as a read or write of the page); in
+    // them it stands for the accesses the thread skipped. What the slot
+    // knows of the line may be stale by up to a window (the line is not
+    // read here); the next modelled access brings it up to date.
+    uint32_t weight = 1;
+    if (s->sampled_lines & bit) {
+      if (!lineWindowOpen()) {
+        noteLineSkipped(repeat);
+        return 0;
+      }
+      weight = lineWindowWeight(repeat);
+    }
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
     const uint64_t mine = holderBit(tag);
     if (line && is_write) prefetchForWrite(&line->state);
@@ -1035,11 +1065,12 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
                                   : !has_words || (words & ~s->noted_words[index]) == 0;
       bool line_site = false;
       uint64_t page_sites = 0;
-      if (noted && lineAccessNoted(*line, mine, tag, words, is_write, is_remote, repeat,
+      if (noted && lineAccessNoted(*line, mine, tag, words, is_write, is_remote, repeat, weight,
                                    &counted, &line_site, &page_sites)) {
+        rememberSampling(*s, bit, *line);
         if (counted) addLineRemote(*s, index, counted);
         if (pc) {
-          if (line_site) bufferLineSite(*s, index, pc, 1);
+          if (line_site) bufferLineSite(*s, index, pc, weight);
           if (page_sites) bufferSite(*s, pc, page_sites);
         }
         return counted;
@@ -1047,12 +1078,12 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
     }
     if (!line) line = lineFor(d, index, true);
     if (line) {
-      bool first = lineAccess(*line, tag, words, is_write, is_remote, pc, s, index);
+      bool first = lineAccess(*line, tag, words, is_write, is_remote, pc, s, index, weight);
       // The repeats find the copy this access left: on a contended line
       // they are hits. (lineAccess recorded the first one's site.)
       const bool contended = (line->state.load(std::memory_order_relaxed) & kContendedLine) != 0;
       uint64_t extra = is_remote && !contended ? repeat - 1 : 0;
-      counted = (first ? 1 : 0) + extra;
+      counted = (first ? weight : 0) + extra;
       if (counted) addLineRemote(*s, index, counted);
       if (extra && pc) bufferSite(*s, pc, extra);
       return counted;
