@@ -67,8 +67,8 @@ void setLineWindowClockForTesting(uint64_t (*clock)()) { g_test_clock = clock; }
 
 unsigned lineWindowShift() { return g_shift; }
 
-void judgeLineRate(LineShare &l, uint64_t before, uint64_t added) {
-  if (!g_rate_mask || before / kLineWindowCheck == (before + added) / kLineWindowCheck) return;
+namespace line_windows_detail {
+void judgeLineRateAtCheck(LineShare &l) {
   const uint64_t now = lineWindowClock();
   const uint64_t last = l.window_stamp.exchange(now ? now : 1, std::memory_order_relaxed);
   if (!last) return;  // the first check: nothing to compare with yet
@@ -84,5 +84,6 @@ void judgeLineRate(LineShare &l, uint64_t before, uint64_t added) {
     l.sampling.store(kLineWasSampled, std::memory_order_relaxed);
   }
 }
+}  // namespace line_windows_detail
 
 }  // namespace numaperf

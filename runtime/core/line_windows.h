@@ -78,11 +78,11 @@ inline uint64_t lineWindowClock() {
   return readCycleCounter();
 }
 
-// Whether a sampled line is modelled now.
-inline bool lineWindowOpen() {
-  using namespace line_windows_detail;
-  return ((lineWindowClock() >> g_shift) & g_rate_mask) == 0;
-}
+// A thread reads the clock at one access to a sampled line in this many and
+// keeps the answer for the others: reading it costs as much as the rest of
+// a skipped access, and at tens of millions of accesses a second this many
+// take microseconds, far less than a window.
+constexpr uint32_t kLineWindowClockEvery = 32;
 
 // A thread's accesses to sampled lines, modelled and skipped, and the weight
 // of a modelled one: (modelled + skipped) / modelled in 16.16 fixed point,
@@ -96,6 +96,8 @@ struct LineWindowTally {
   uint32_t weight = 1u << 16;
   uint32_t carry = 0;
   uint32_t until_refresh = 0;
+  uint32_t until_clock = 0;  // accesses left before the clock is read again
+  bool window_open = false;
 };
 constexpr uint32_t kWeightRefresh = 64;
 constexpr uint64_t kTallyHalving = uint64_t(1) << 24;
@@ -104,6 +106,19 @@ namespace line_windows_detail {
 extern __thread LineWindowTally t_tally __attribute__((tls_model("initial-exec")));
 void refreshWeight(LineWindowTally &t);
 }  // namespace line_windows_detail
+
+// Whether a sampled line is modelled now (as of the thread's last reading
+// of the clock).
+inline bool lineWindowOpen() {
+  using namespace line_windows_detail;
+  LineWindowTally &t = t_tally;
+  if (__builtin_expect(t.until_clock == 0, 0)) {
+    t.until_clock = kLineWindowClockEvery;
+    t.window_open = ((lineWindowClock() >> g_shift) & g_rate_mask) == 0;
+  }
+  --t.until_clock;
+  return t.window_open;
+}
 
 // `n` accesses of the thread to a sampled line left out of the model.
 inline void noteLineSkipped(uint64_t n) { line_windows_detail::t_tally.skipped += n; }
@@ -121,10 +136,20 @@ inline uint32_t lineWindowWeight(uint64_t n) {
   return w ? w : 1;
 }
 
+namespace line_windows_detail {
+void judgeLineRateAtCheck(LineShare &l);
+}  // namespace line_windows_detail
+
 // After `added` invalidations took the line's count from `before`: at each
 // multiple of kLineWindowCheck, starts or stops sampling the line by how
 // fast the last ones came. Lines without word detail are never sampled.
-void judgeLineRate(LineShare &l, uint64_t before, uint64_t added);
+// Inline so that with sampling off (the default) an invalidation pays one
+// test of a global, not a call.
+inline void judgeLineRate(LineShare &l, uint64_t before, uint64_t added) {
+  if (__builtin_expect(line_windows_detail::g_rate_mask == 0, 1)) return;
+  if (before / kLineWindowCheck == (before + added) / kLineWindowCheck) return;
+  line_windows_detail::judgeLineRateAtCheck(l);
+}
 
 // Forgets the line's sampling (its counts were taken or emptied).
 inline void clearLineSampling(LineShare &l) {

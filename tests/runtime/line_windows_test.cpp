@@ -14,6 +14,7 @@ class LineWindowsTest : public ::testing::Test {
  protected:
   void SetUp() override {
     g_now = 1;
+    line_windows_detail::t_tally = LineWindowTally{};  // this thread starts afresh
     setLineWindowClockForTesting(&fakeClock);
     setLineWindows({8});
   }
@@ -78,13 +79,25 @@ TEST_F(LineWindowsTest, NoSamplingWithoutWordsOrBetweenChecksOrWhenOff) {
 }
 
 TEST_F(LineWindowsTest, WindowsAreOneInRate) {
-  int open = 0;
+  uint32_t open = 0;
   const uint64_t window = uint64_t(1) << lineWindowShift();
   for (uint64_t w = 0; w < 64; ++w) {
     g_now = w * window + window / 2;
-    open += lineWindowOpen();
+    for (uint32_t i = 0; i < kLineWindowClockEvery; ++i) open += lineWindowOpen();
   }
-  EXPECT_EQ(open, 64 / 8);
+  EXPECT_EQ(open, 64 / 8 * kLineWindowClockEvery);
+}
+
+TEST_F(LineWindowsTest, TheClockIsReadOnceInSoManyAccesses) {
+  const uint64_t window = uint64_t(1) << lineWindowShift();
+  g_now = window + 1;  // a closed window
+  for (uint32_t i = 0; i < kLineWindowClockEvery; ++i) EXPECT_FALSE(lineWindowOpen());
+  // The window opens; the thread finds out at its next reading.
+  g_now = 8 * window + 1;
+  EXPECT_TRUE(lineWindowOpen());
+  g_now = 9 * window + 1;  // closed again, within the same reading
+  for (uint32_t i = 1; i < kLineWindowClockEvery; ++i) EXPECT_TRUE(lineWindowOpen());
+  EXPECT_FALSE(lineWindowOpen());
 }
 
 TEST_F(LineWindowsTest, WeightsAddUpToAccessesOverModelled) {
