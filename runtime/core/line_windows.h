@@ -98,6 +98,7 @@ struct LineWindowTally {
   uint32_t until_refresh = 0;
   uint32_t until_clock = 0;  // accesses left before the clock is read again
   bool window_open = false;
+  uint16_t window = 0;  // the window of that reading, modulo 2^16
 };
 constexpr uint32_t kWeightRefresh = 64;
 constexpr uint64_t kTallyHalving = uint64_t(1) << 24;
@@ -114,7 +115,9 @@ inline bool lineWindowOpen() {
   LineWindowTally &t = t_tally;
   if (__builtin_expect(t.until_clock == 0, 0)) {
     t.until_clock = kLineWindowClockEvery;
-    t.window_open = ((lineWindowClock() >> g_shift) & g_rate_mask) == 0;
+    const uint64_t window = lineWindowClock() >> g_shift;
+    t.window_open = (window & g_rate_mask) == 0;
+    t.window = uint16_t(window);
   }
   --t.until_clock;
   return t.window_open;
@@ -151,10 +154,27 @@ inline void judgeLineRate(LineShare &l, uint64_t before, uint64_t added) {
   line_windows_detail::judgeLineRateAtCheck(l);
 }
 
+// Whether the invalidations of a write to a line modelled in windows count.
+// Not those of the line's first write in a window: the holders it finds
+// are left from the previous window, and some stopped using the line
+// since (a thread that was descheduled, or moved on to other data); in
+// the program their copies went once, but counted here they would be
+// weighted, and counted again in every window they stay stale. That first
+// write clears them, and the line's other writes in the window count. It
+// drops one invalidation of the line per window at most, while a sampled
+// line has at least kLineWindowMinPerWindow of them.
+inline bool windowCountsWrite(LineShare &l) {
+  const uint16_t window = line_windows_detail::t_tally.window;
+  if (l.counting_window.load(std::memory_order_relaxed) == window) return true;
+  l.counting_window.store(window, std::memory_order_relaxed);
+  return false;
+}
+
 // Forgets the line's sampling (its counts were taken or emptied).
 inline void clearLineSampling(LineShare &l) {
   l.sampling.store(0, std::memory_order_relaxed);
   l.window_stamp.store(0, std::memory_order_relaxed);
+  l.counting_window.store(0, std::memory_order_relaxed);
 }
 
 }  // namespace numaperf

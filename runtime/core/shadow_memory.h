@@ -112,6 +112,9 @@ inline uint64_t holderBit(uint32_t tag) {
 // decided and counted there, without a miss on the word detail.
 struct LineShare {
   SpinLock lock;  // the holder list, word detail, sites and `writes`
+  // The time window (line_windows.h) of the line's last counted write while
+  // it is modelled in windows; fills the bytes after the lock.
+  std::atomic<uint16_t> counting_window{0};
   // Bumped (under `lock`) when the word detail is created or emptied, so a
   // thread can tell that the words it saw noted for itself still are
   // (shared_page_cache.h): other threads' accesses only add to the detail.
@@ -148,6 +151,7 @@ struct LineShare {
 };
 static_assert(sizeof(LineShare) <= 128, "LineShare must fit the 128-byte class");
 static_assert(offsetof(LineShare, sampling) < 64, "read with the state, in its first cache line");
+static_assert(offsetof(LineShare, epoch) == 4, "counting_window fills the lock's padding");
 
 // A thread's accesses (reads and writes) to a page, and how many of them
 // were writes. The page's read and write totals are their sums: kept per

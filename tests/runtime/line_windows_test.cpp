@@ -100,6 +100,25 @@ TEST_F(LineWindowsTest, TheClockIsReadOnceInSoManyAccesses) {
   EXPECT_FALSE(lineWindowOpen());
 }
 
+TEST_F(LineWindowsTest, ALinesFirstWriteInAWindowDoesNotCount) {
+  const uint64_t window = uint64_t(1) << lineWindowShift();
+  LineShare l;
+  auto readClockAt = [&](uint64_t w) {
+    g_now = w * window + 1;
+    line_windows_detail::t_tally.until_clock = 0;  // read it at the next access
+    return lineWindowOpen();
+  };
+  ASSERT_TRUE(readClockAt(8));
+  EXPECT_FALSE(windowCountsWrite(l));  // the holders are the last window's
+  EXPECT_TRUE(windowCountsWrite(l));
+  EXPECT_TRUE(windowCountsWrite(l));
+  LineShare other;
+  EXPECT_FALSE(windowCountsWrite(other));  // per line
+  ASSERT_TRUE(readClockAt(16));
+  EXPECT_FALSE(windowCountsWrite(l));
+  EXPECT_TRUE(windowCountsWrite(l));
+}
+
 TEST_F(LineWindowsTest, WeightsAddUpToAccessesOverModelled) {
   // 3 skipped for each modelled: the weights of the modelled sum to about
   // all accesses, after the first refresh.
