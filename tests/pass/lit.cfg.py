@@ -39,6 +39,12 @@ if v <= 16:
 config.substitutions.append(("%opt", opt + opaque))
 config.substitutions.append(("%plugin", config.numaperf_plugin))
 
+# llc reads opt's output, so it takes the same pointer mode.
+llc = os.path.join(tools, "llc")
+if os.path.exists(llc):
+    config.available_features.add("llc")
+    config.substitutions.append(("%llc", llc + opaque))
+
 clang = os.path.join(tools, "clang")
 if os.path.exists(clang):
     config.available_features.add("clang")
