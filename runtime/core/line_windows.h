@@ -98,7 +98,10 @@ struct LineWindowTally {
   uint32_t until_refresh = 0;
   uint32_t until_clock = 0;  // accesses left before the clock is read again
   bool window_open = false;
-  uint16_t window = 0;  // the window of that reading, modulo 2^16
+  // 1 + the window of that reading, modulo 2^16. Never 0 in an open window
+  // (open windows are multiples of the rate, at least 2, so the window
+  // before a wrap is closed): LineShare::counting_window 0 is "none".
+  uint16_t window = 0;
 };
 constexpr uint32_t kWeightRefresh = 64;
 constexpr uint64_t kTallyHalving = uint64_t(1) << 24;
@@ -119,7 +122,7 @@ inline bool lineWindowOpen() {
     t_tally.until_clock = kLineWindowClockEvery;
     const uint64_t window = lineWindowClock() >> g_shift;
     t_tally.window_open = (window & g_rate_mask) == 0;
-    t_tally.window = uint16_t(window);
+    t_tally.window = uint16_t(window + 1);
   }
   --t_tally.until_clock;
   return t_tally.window_open;

@@ -113,7 +113,8 @@ inline uint64_t holderBit(uint32_t tag) {
 struct LineShare {
   SpinLock lock;  // the holder list, word detail, sites and `writes`
   // The time window (line_windows.h) of the line's last counted write while
-  // it is modelled in windows; fills the bytes after the lock.
+  // it is modelled in windows (LineWindowTally::window, 0: none); fills the
+  // bytes after the lock.
   std::atomic<uint16_t> counting_window{0};
   // Bumped (under `lock`) when the word detail is created or emptied, so a
   // thread can tell that the words it saw noted for itself still are

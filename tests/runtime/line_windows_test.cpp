@@ -117,6 +117,12 @@ TEST_F(LineWindowsTest, ALinesFirstWriteInAWindowDoesNotCount) {
   ASSERT_TRUE(readClockAt(16));
   EXPECT_FALSE(windowCountsWrite(l));
   EXPECT_TRUE(windowCountsWrite(l));
+  // A window whose number is 0 modulo 2^16 is no exception: a fresh line's
+  // first write there does not count either.
+  ASSERT_TRUE(readClockAt(uint64_t(1) << 16));
+  LineShare fresh;
+  EXPECT_FALSE(windowCountsWrite(fresh));
+  EXPECT_TRUE(windowCountsWrite(fresh));
 }
 
 TEST_F(LineWindowsTest, WeightsAddUpToAccessesOverModelled) {
