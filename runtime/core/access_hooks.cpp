@@ -104,9 +104,9 @@ __attribute__((noinline)) void countOtherPageAccess(ThreadState *t, PageEntry *e
   if (!d) {
     uint32_t early = e->early_remote.load(std::memory_order_relaxed);
     if (sampledAway(early)) {  // page_sampling.h: only counted
-      countSampledAway(e, early, n);
+      const uint64_t added = tallySampledAway(t->away, e, early, n);
       t->remote_accesses += n;
-      if (__builtin_expect(sampleRecheckDue(early, n), 0) && !samplePageAway(addr))
+      if (__builtin_expect(added && sampleRecheckDue(early, added), 0) && !samplePageAway(addr))
         shadowMemory().detailFor(e);  // what the page holds changed: model it from now on
       return;
     }
@@ -121,7 +121,7 @@ __attribute__((noinline)) void countOtherPageAccess(ThreadState *t, PageEntry *e
     }
     if (samplePageAway(addr)) {
       markSampledAway(e);
-      countSampledAway(e, early, n);
+      tallySampledAway(t->away, e, early | kSampledAwayBit, n);
       t->remote_accesses += n;
       return;
     }
@@ -227,7 +227,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         // Every element of the range that lies wholly in this private page
         // (one access per line an element covers).
         uintptr_t page_end = (at | (kPageSize - 1)) + 1;
-        uint64_t in_page = (page_end - at - size) / step + 1;
+        uint64_t in_page = stepsIn(page_end - at - size, step) + 1;
         if (in_page > count - i) in_page = count - i;
         uint64_t accesses = in_page;
         // Crossing or not, accesses of up to 8 bytes count one each (as
@@ -243,11 +243,11 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         if (sampledAway(early)) {
           // A page sampled away: its elements are only counted, all at once.
           uintptr_t page_end = (at | (kPageSize - 1)) + 1;
-          uint64_t in_page = (page_end - at - size) / step + 1;
+          uint64_t in_page = stepsIn(page_end - at - size, step) + 1;
           if (in_page > count - i) in_page = count - i;
           uint64_t accesses = in_page + (lead ? 1 : 0);
           if (size > kSingleAccessBytes) accesses += elementsCrossingLines(at, step, size, in_page);
-          countSampledAway(e, early, accesses);
+          tallySampledAway(t->away, e, early, accesses);
           t->accesses += accesses;
           t->remote_accesses += accesses;
           lead = 0;
@@ -288,7 +288,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
     uint64_t k = 1;
     uint16_t words = lineWordMask(at, uint32_t(size));
     if (step < kLineSize) {
-      k = (kLineSize - offset - size) / step + 1;
+      k = stepsIn(kLineSize - offset - size, step) + 1;
       if (k > count - i) k = count - i;
       if (step <= size)  // the elements cover the bytes in between
         words = lineWordMask(at, uint32_t((k - 1) * step + size));

@@ -40,6 +40,66 @@ inline void countSampledAway(PageEntry *e, uint32_t early, uint64_t n) {
     e->early_remote.fetch_add(uint32_t(n), std::memory_order_relaxed);
 }
 
+// A thread's counts for pages sampled away, added to a page a few hundred
+// at a time. Why: every thread reaching a large object adds to the page
+// entries of its pages, so with one add per access those entries' cache
+// lines move between cores at nearly every access (a graph read at random
+// by all workers spent a third of its instrumented time there; matrix rows
+// read by every worker, a tenth). A thread instead keeps its count in
+// `pending` and adds it whole to the page whose access brings it past
+// `due`, a threshold drawn at random in [1, 2 * kBatch] each time: the
+// thread's total stays exact, and each add lands on a page with a
+// probability proportional to the accesses made there, so a page's and an
+// object's counts stay unbiased estimates whatever order the thread visits
+// its pages in (a fixed threshold would give every add to the same page of
+// a loop that visits two arrays in turn). docs/sampling.md, "Counting pages
+// sampled away".
+struct SampledAwayTally {
+  static constexpr uint64_t kBatch = 1024;
+  uint64_t pending = 0;
+  uint64_t due = 0;          // 0: not drawn yet
+  uint64_t rng = 0;          // xorshift64 state; 0: not seeded yet
+  PageEntry *last = nullptr;  // the page of the last access counted
+  void seed(uint64_t s) { rng = s ? s : 1; }
+  uint64_t draw() {
+    if (!rng) rng = 0x9e3779b97f4a7c15ull;
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return 1 + rng % (2 * kBatch);
+  }
+};
+
+// Counts `n` accesses of the calling thread to the sampled-away page of `e`
+// (`early`: its early_remote as just read). Returns what was added to the
+// page now (0 or the thread's whole pending count): at the drawn threshold,
+// or at once on a page whose count is still zero.
+inline uint64_t tallySampledAway(SampledAwayTally &t, PageEntry *e, uint32_t early, uint64_t n) {
+  t.pending += n;
+  t.last = e;
+  if (!t.due) t.due = t.draw();
+  // A page no thread has counted on yet gets the count now: the report
+  // tells shared pages by a count above zero (docs/sampling.md).
+  if (t.pending < t.due && (early & kEarlyCountMask)) return 0;
+  const uint64_t added = t.pending;
+  countSampledAway(e, early, added);
+  t.pending = 0;
+  t.due = t.draw();
+  return added;
+}
+
+// Adds the pending count to the page counted last, if that page is still
+// sampled away (freed and reused since, the count is dropped: its object
+// is gone).
+inline void flushSampledAway(SampledAwayTally &t) {
+  if (t.pending && t.last) {
+    const uint32_t early = t.last->early_remote.load(std::memory_order_relaxed);
+    if (sampledAway(early)) countSampledAway(t.last, early, t.pending);
+  }
+  t.pending = 0;
+  t.last = nullptr;
+}
+
 // A page of small blocks was sampled away for what it held then; the
 // allocator may since have put other blocks there. Checked again each time
 // its count passes a multiple of this.

@@ -50,10 +50,20 @@ inline uint16_t lineWordMask(uintptr_t addr, uint32_t size) {
 // repeat every kLineSize / gcd(step, kLineSize) elements, so at most that
 // many (64) are looked at, however long the range: a vectorised loop's
 // range hook covers whole pages of 16-byte elements.
+// bytes / step for a range's step (> 0), which is most often a power of two
+// (an element size): then a shift instead of a division per page.
+inline uint64_t stepsIn(uint64_t bytes, uint64_t step) {
+  return (step & (step - 1)) == 0 ? bytes >> __builtin_ctzll(step) : bytes / step;
+}
+
+// The period is a power of two: shifts, not the two divisions per page a
+// range hook would otherwise pay (each dearer than the rest of the count).
 inline uint64_t elementsCrossingLines(uintptr_t a, uint64_t step, uint64_t size, uint64_t n) {
   const uint64_t in_line = step & (kLineSize - 1);
-  const uint64_t period = in_line ? kLineSize / (in_line & (0 - in_line)) : 1;
-  const uint64_t full = n / period, rem = n % period;
+  const unsigned period_shift =
+      in_line ? kLineShift - unsigned(__builtin_ctzll(in_line)) : 0;  // period 64 / lowest bit
+  const uint64_t period = uint64_t(1) << period_shift;
+  const uint64_t full = n >> period_shift, rem = n & (period - 1);
   uint64_t per_period = 0, in_rem = 0;
   for (uint64_t j = 0; j < period && j < n; ++j) {
     const bool crosses = ((a + j * step) & (kLineSize - 1)) + size > kLineSize;

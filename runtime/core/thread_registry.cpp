@@ -21,6 +21,7 @@ uint64_t monotonicNanos() {
 }
 
 void flushThreadCounts(ThreadState &t, bool release) {
+  flushSampledAway(t.away);
   flushThreadPrivateCounts(t);
   flushSharedPageCache(t.page_cache, t.owner_tag, release);
 }
@@ -41,6 +42,7 @@ void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end) {
   for (uintptr_t page = first; page <= last; ++page) {
     PageEntry *e = shadow.entryFor(page << kPageShift);
     if (!e) continue;
+    if (t.away.last == e) flushSampledAway(t.away);
     for (unsigned way = 0; way < kFastPageWays; ++way)
       if (t.fast.entry[way] == e) flushFastWay(t, way);
     if (PageDetail *d = e->detail.load(std::memory_order_acquire))
@@ -67,6 +69,7 @@ ThreadState *ThreadRegistry::registerCurrentThread(void *start_routine,
   if (!t) return nullptr;
   t->index = next_index_.fetch_add(1, std::memory_order_acq_rel);
   t->owner_tag = t->index + 1;
+  t->away.seed(0x9e3779b97f4a7c15ull * t->owner_tag);
   t->start_routine = start_routine;
   t->os_tid = static_cast<int>(syscall(SYS_gettid));
   t->stack_high = stack_high;

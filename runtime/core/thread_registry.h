@@ -15,6 +15,7 @@
 #include "common/spin_lock.h"
 #include "core/fast_page.h"
 #include "core/overhead_meter.h"
+#include "core/page_sampling.h"
 #include "core/shared_page_cache.h"
 
 namespace numaperf {
@@ -38,6 +39,8 @@ struct ThreadState {
   // owner_reads/owner_writes), made inline by instrumented code or by hooks,
   // added to the page when the thread moves on (fast_page.h).
   FastPageState fast;
+  // Accesses to pages sampled away not yet added to one (page_sampling.h).
+  SampledAwayTally away;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
   // Objects allocated in a row from one site, not yet added to its record (up
   // to 256 at a time):

@@ -239,3 +239,66 @@ TEST_F(PageSamplingTest, APageOfSmallBlocksGivesItsCountToTheMiddleOne) {
   EXPECT_TRUE(sampledAway(e->early_remote.load()));  // small blocks leave the page sampled away
   e->early_remote.store(0);
 }
+
+// A thread's tally adds to pages in batches, yet after the flush the pages
+// hold exactly the accesses counted.
+TEST(SampledAwayTally, BatchesAddsAndKeepsTheTotal) {
+  PageEntry pages[16] = {};
+  for (PageEntry &e : pages) e.early_remote.store(kSampledAwayBit);
+  SampledAwayTally t;
+  t.seed(42);
+  uint64_t total = 0, adds = 0;
+  for (uint64_t i = 0; i < 20000; ++i) {
+    PageEntry &e = pages[(i * 7) % 16];
+    const uint64_t n = 1 + i % 5;
+    total += n;
+    adds += tallySampledAway(t, &e, e.early_remote.load(), n) != 0;
+  }
+  flushSampledAway(t);
+  uint64_t counted = 0;
+  for (PageEntry &e : pages) counted += e.early_remote.load() & kEarlyCountMask;
+  EXPECT_EQ(counted, total);
+  // About total / kBatch adds, far fewer than the 20000 accesses.
+  EXPECT_GT(adds, total / SampledAwayTally::kBatch / 2);
+  EXPECT_LT(adds, total / SampledAwayTally::kBatch * 2);
+}
+
+// Two pages visited in turn, three accesses to one for each to the other:
+// the adds land on each in proportion to its accesses (a fixed threshold
+// would give them all to the same one).
+TEST(SampledAwayTally, EachPageGetsItsShareOfTheAdds) {
+  PageEntry light = {}, heavy = {};
+  light.early_remote.store(kSampledAwayBit);
+  heavy.early_remote.store(kSampledAwayBit);
+  SampledAwayTally t;
+  t.seed(7);
+  for (int i = 0; i < 400000; ++i) {
+    tallySampledAway(t, &light, light.early_remote.load(), 1);
+    tallySampledAway(t, &heavy, heavy.early_remote.load(), 3);
+  }
+  flushSampledAway(t);
+  const double l = double(light.early_remote.load() & kEarlyCountMask);
+  const double h = double(heavy.early_remote.load() & kEarlyCountMask);
+  EXPECT_EQ(l + h, 1600000.0);
+  EXPECT_NEAR(h / (l + h), 0.75, 0.03);
+}
+
+// The pending count goes to the page counted last only while that page is
+// still sampled away: freed and emptied, it is not given counts of an
+// object that is gone.
+TEST(SampledAwayTally, FlushSkipsAPageNoLongerSampledAway) {
+  PageEntry e = {};
+  e.early_remote.store(kSampledAwayBit);
+  SampledAwayTally t;
+  t.seed(3);
+  while (tallySampledAway(t, &e, e.early_remote.load(), 1) == 0) {
+  }
+  const uint32_t before = e.early_remote.load();
+  tallySampledAway(t, &e, e.early_remote.load(), 1);
+  ASSERT_GT(t.pending, 0u);
+  e.early_remote.store(0);  // the object was folded and its pages emptied
+  flushSampledAway(t);
+  EXPECT_EQ(e.early_remote.load(), 0u);
+  EXPECT_EQ(t.pending, 0u);
+  EXPECT_GT(before & kEarlyCountMask, 0u);
+}
