@@ -58,6 +58,18 @@ inline void countPrivateAccess(ThreadState *t, PageEntry *e, uintptr_t addr, boo
   f.abi.ways[way].counts[is_write] += n;
 }
 
+// A range hook's accesses to a private page of the first toucher, added to
+// the page's counts at once (only the owner writes them, as flushFastWay
+// does). Taking one of the inline ways for them (countPrivateAccess) would
+// push out the pages the inline test serves, and a loop nest that streams
+// more rows than there are ways (a matrix multiply's row of C, read and
+// written once per row of B) traded its ways at every page.
+inline void countPrivateRange(ThreadState *t, PageEntry *e, bool is_write, uint64_t n) {
+  std::atomic<uint64_t> &c = is_write ? e->owner_writes : e->owner_reads;
+  c.store(c.load(std::memory_order_relaxed) + n, std::memory_order_relaxed);
+  t->accesses += n;
+}
+
 void countOtherPageAccess(ThreadState *t, PageEntry *e, uint32_t owner, uintptr_t addr,
                           uint16_t words, bool is_write, uintptr_t pc, uint64_t n);
 
