@@ -198,6 +198,7 @@ class Harness:
         self.cxx = opts.cxx or real_compiler(self.wrapper_cxx) or "clang++"
         self.noop = os.path.join(self.work, "floor", "libnumaperf_noop.so")
         self.measure = os.path.join(self.work, "measure")
+        self.line_transfer = os.path.join(self.work, "line_transfer")
         self.failures = []      # profiler problems -> exit 1
         self.env_problems = []  # environment problems -> exit 2
 
@@ -221,7 +222,19 @@ class Harness:
         if rc != 0:
             log("cannot build the measure launcher:\n" + out)
             return False
+        rc, out = run_capture([self.cc, "-O2", "-pthread", os.path.join(HERE, "tools", "line_transfer.c"),
+                               "-o", self.line_transfer])
+        if rc != 0:
+            log("cannot build the line-transfer probe:\n" + out)
+            return False
         return True
+
+    def line_transfer_ns(self):
+        """What a cache line costs to move between two CPUs right now
+        (tools/line_transfer.c), or None."""
+        rc, out = run_capture([self.line_transfer])
+        m = re.search(r"line_transfer_ns=([0-9.]+)", out) if rc == 0 else None
+        return float(m.group(1)) if m else None
 
     def build_cmd(self, w, variant, out):
         src = os.path.join(WORKLOADS_DIR, w["src"])
@@ -403,6 +416,7 @@ class Harness:
         for w in selected:
             log("%s:" % w["name"])
             load_before = loadavg()
+            transfer_before = self.line_transfer_ns()
             builds = self.build(w)
             if builds["native"]["ok"]:
                 argv, runs = self.run_workload(w, builds)
@@ -415,6 +429,7 @@ class Harness:
                     self.failures.append("%s: planted %s at %s:%d %s" % (
                         w["name"], p["kind"], p["file"], p["line"], p["status"]))
             s["loadavg"] = [load_before, loadavg()]
+            s["line_transfer_ns"] = [transfer_before, self.line_transfer_ns()]
             s.update(source=w["src"], args=argv, stresses=w["stresses"], builds=builds, runs=runs)
             results.append(s)
         summary = self.print_table(results)
@@ -474,6 +489,16 @@ class Harness:
                    TARGETS["rss_factor"], TARGETS["rss_extra_mib"],
                    "met" if not rss_over else "NOT met (%s)" % ", ".join(rss_over)))
         summary["rss_over_target"] = rss_over
+        transfers = [x for s in results for x in s.get("line_transfer_ns", []) if x is not None]
+        if transfers:
+            summary["line_transfer_ns"] = [min(transfers), max(transfers)]
+            # A VM's vCPUs may sit on sibling hyperthreads or far apart, and
+            # move while measuring: contended lines and shared pages cost
+            # with it (docs/benchmarks.md, "Session 19").
+            lines.append("cache line moved between two CPUs in %.0f-%.0f ns during the run%s" % (
+                min(transfers), max(transfers),
+                " (it changed: compare workloads measured at similar values)"
+                if max(transfers) > 1.5 * min(transfers) else ""))
         loads = [x for s in results for x in s.get("loadavg", []) if x is not None]
         cpus = os.cpu_count() or 1
         if loads and max(loads) > cpus + 0.5:
