@@ -8,6 +8,7 @@
 
 #include "core/fast_page.h"
 #include "core/page_sampling.h"
+#include "core/range_repeats.h"
 #include "core/runtime_state.h"
 #include "core/shadow_memory.h"
 #include "core/shared_page_cache.h"
@@ -191,39 +192,43 @@ inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t
   countRange(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
 }
 
-// `count` accesses of `size` bytes at a, a + stride, ... (a loop's strided
-// access, reported once before the loop). Counted as that many single
-// accesses made in a row: elements that share a line are counted together,
-// and on a page private to the thread all elements of the page at once.
-inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint64_t size,
-                            bool is_write, uintptr_t pc) {
-  if (count == 0 || size == 0) return;
-  ThreadState *t = hookThread();
-  if (!t) return;
-  auto timer = sampledHookTimer(t);
-  uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  if (stride == 0) {  // `count` reads of one address: its line(s), `count` times
-    if (size <= kSingleAccessBytes)
-      countLineAccess(t, a, lineWordMask(a, uint32_t(size)), is_write, pc, count);
-    else
-      countRange(t, a, size, is_write, pc, count);
-    return;
-  }
-  uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
+// The bytes [*lo, *hi) that `count` elements of `size` bytes at a,
+// a + stride, ... cover; false when they are not a range of the address
+// space.
+inline bool rangeExtent(uintptr_t a, int64_t stride, uint64_t count, uint64_t size, uintptr_t *lo,
+                        uintptr_t *hi) {
+  const uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
   uint64_t span;
   if (__builtin_mul_overflow(count - 1, step, &span) || (stride < 0 && span > a) ||
       (stride > 0 && a + span < a))
-    return;  // not a real range of the address space
+    return false;
+  *lo = stride < 0 ? a - span : a;
+  *hi = *lo + span + size;
+  if (*hi < *lo) *hi = ~uintptr_t(0);
+  return true;
+}
+
+// Counts `rep` times (range_repeats.h) the `count` accesses of `size` bytes
+// at a, a + stride, ... (stride != 0): as that many single accesses made in
+// a row, elements that share a line counted together, and on a page private
+// to the thread or sampled away all elements of the page at once. Returns
+// whether every page was of those two kinds (the walk is then a pure count,
+// and repeats of it may wait).
+bool walkRange(ThreadState *t, uintptr_t a, int64_t stride, uint64_t count, uint64_t size,
+               bool is_write, uintptr_t pc, uint64_t rep) {
+  uintptr_t base, end;
+  if (!rangeExtent(a, stride, count, size, &base, &end)) return false;
+  const uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
+  bool countable = true;
   // The order of one thread's accesses within the range does not matter to
   // the model: walk it upwards.
-  uintptr_t base = stride < 0 ? a - span : a;
   uint64_t i = 0;
   // The part of an element that a shared page's count left for the next
   // page (countRangeInSharedPage): one access to that page's first line.
   uint16_t lead = 0;
   uintptr_t lead_at = 0;
   auto countLead = [&] {
-    if (lead) countLineAccess(t, lead_at, lead, is_write, pc, 1);
+    if (lead) countLineAccess(t, lead_at, lead, is_write, pc, rep);
     lead = 0;
   };
   while (i < count) {
@@ -245,7 +250,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         // Crossing or not, accesses of up to 8 bytes count one each (as
         // their hooks count them); wider ones one more when they cross.
         if (size > kSingleAccessBytes) accesses += elementsCrossingLines(at, step, size, in_page);
-        countPrivateAccess(t, e, at, is_write, accesses + (lead ? 1 : 0));
+        countPrivateRange(t, e, is_write, (accesses + (lead ? 1 : 0)) * rep);
         lead = 0;
         i += in_page;
         continue;
@@ -259,6 +264,7 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
           if (in_page > count - i) in_page = count - i;
           uint64_t accesses = in_page + (lead ? 1 : 0);
           if (size > kSingleAccessBytes) accesses += elementsCrossingLines(at, step, size, in_page);
+          accesses *= rep;
           tallySampledAway(t->away, e, early, accesses);
           t->accesses += accesses;
           t->remote_accesses += accesses;
@@ -267,7 +273,8 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
           continue;
         }
       }
-      if (shared && owner != 0) {
+      countable = false;
+      if (shared && owner != 0 && rep == 1) {
         // A shared page: all its elements at once (in runs of lines when
         // the thread alone uses it or nobody writes it while shared).
         uint64_t accesses = 0, remote = 0, spill = 0;
@@ -287,12 +294,13 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
         }
       }
     }
+    countable = false;
     countLead();
     if (offset + size > kLineSize) {  // the element crosses a line
       if (size <= kSingleAccessBytes)
-        countLineAccess(t, at, lineWordMask(at, uint32_t(size)), is_write, pc, 1);
+        countLineAccess(t, at, lineWordMask(at, uint32_t(size)), is_write, pc, rep);
       else
-        countRange(t, at, size, is_write, pc);
+        countRange(t, at, size, is_write, pc, rep);
       ++i;
       continue;
     }
@@ -307,10 +315,71 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
       else
         for (uint64_t j = 1; j < k; ++j) words |= lineWordMask(at + j * step, uint32_t(size));
     }
-    countLineAccess(t, at, words, is_write, pc, k);
+    countLineAccess(t, at, words, is_write, pc, k * rep);
     i += k;
   }
   countLead();
+  return countable;
+}
+
+// Counts a call site's pending repeats (range_repeats.h).
+void countRepeats(ThreadState &t, RangeRepeat &r) {
+  if (r.pending)
+    r.countable =
+        walkRange(&t, r.start, r.stride, r.count, r.size, r.is_write, r.pc, r.pending);
+  r.pending = 0;
+}
+
+[[maybe_unused]] const bool g_repeat_counter_set = (setRangeRepeatCounter(countRepeats), true);
+
+// `count` accesses of `size` bytes at a, a + stride, ... (a loop's strided
+// access, reported once before the loop). A call that repeats its call
+// site's previous one and found only private and sampled-away pages then
+// is counted later, with its repeats (range_repeats.h).
+inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint64_t size,
+                            bool is_write, uintptr_t pc) {
+  if (count == 0 || size == 0) return;
+  ThreadState *t = hookThread();
+  if (!t) return;
+  auto timer = sampledHookTimer(t);
+  uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  if (stride == 0) {  // `count` reads of one address: its line(s), `count` times
+    if (size <= kSingleAccessBytes)
+      countLineAccess(t, a, lineWordMask(a, uint32_t(size)), is_write, pc, count);
+    else
+      countRange(t, a, size, is_write, pc, count);
+    return;
+  }
+  RangeRepeats &rr = t->repeats;
+  const unsigned slot = rr.slotOf(pc);
+  const uint32_t bit = 1u << slot;
+  RangeRepeat &r = rr.slots[slot];
+  if (r.same(pc, a, stride, count, size, is_write)) {
+    if (r.countable) {
+      if (++r.pending < RangeRepeats::kMaxPending) {
+        rr.pending_slots |= bit;
+        return;
+      }
+      countRepeats(*t, r);  // this call included
+      rr.pending_slots &= ~bit;
+      return;
+    }
+  } else {
+    if (r.pending) countRepeats(*t, r);
+    rr.pending_slots &= ~bit;
+    r = RangeRepeat{};
+    uintptr_t lo, hi;
+    if (!rangeExtent(a, stride, count, size, &lo, &hi)) return;  // not a real range
+    r.pc = pc;
+    r.start = a;
+    r.stride = stride;
+    r.count = count;
+    r.size = size;
+    r.lo = lo;
+    r.hi = hi;
+    r.is_write = is_write;
+  }
+  r.countable = walkRange(t, a, stride, count, size, is_write, pc, 1);
 }
 
 }  // namespace

@@ -21,6 +21,7 @@ uint64_t monotonicNanos() {
 }
 
 void flushThreadCounts(ThreadState &t, bool release) {
+  flushRangeRepeats(t);  // first: counting them adds to what follows
   flushSampledAway(t.away);
   flushThreadPrivateCounts(t);
   flushSharedPageCache(t.page_cache, t.owner_tag, release);
@@ -33,6 +34,10 @@ void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end) {
   // While no hook has counted anything (profiling not on yet) there is
   // nothing to flush, and looking would read a shadow entry per free.
   if (end <= start || !shadowMemory().anyClaimed()) return;
+  // Whole pages: folding the block may forget a page it shares with a
+  // neighbour, whose pending repeats must be counted before, as they would
+  // have been without waiting.
+  flushRangeRepeats(t, start & ~(kPageSize - 1), (end + kPageSize - 1) & ~(kPageSize - 1));
   const uintptr_t first = start >> kPageShift, last = (end - 1) >> kPageShift;
   if (last - first >= kPagesLookedUp) {
     flushThreadCounts(t);

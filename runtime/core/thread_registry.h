@@ -16,6 +16,7 @@
 #include "core/fast_page.h"
 #include "core/overhead_meter.h"
 #include "core/page_sampling.h"
+#include "core/range_repeats.h"
 #include "core/shared_page_cache.h"
 
 namespace numaperf {
@@ -41,6 +42,8 @@ struct ThreadState {
   FastPageState fast;
   // Accesses to pages sampled away not yet added to one (page_sampling.h).
   SampledAwayTally away;
+  // Range hook calls repeated and not counted yet (range_repeats.h).
+  RangeRepeats repeats;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
   // Objects allocated in a row from one site, not yet added to its record (up
   // to 256 at a time):

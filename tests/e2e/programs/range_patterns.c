@@ -20,6 +20,7 @@ static unsigned char *c;
 static double sink;
 static double *g;  // read by two threads at once, written by nobody then
 static double *coef;  // one value read on every iteration
+static double *kept;  // a worker's row, freed by main
 
 // What a reader works on and where it puts its result: on a page of its
 // own (aligned_alloc), as is its output, so that the readers write no page
@@ -69,6 +70,22 @@ static void *worker(void *arg) {
   for (long i = N - 1; i >= 0; --i) s += a[i] * (double)i; // backward
 #pragma clang loop vectorize(disable)
   for (long i = 0; i < N; ++i) a[i] += *coef;               // stride 0, remote
+  // Rows of the worker's own, accumulated over rows of a (a matrix
+  // product's row of C): their ranges repeat exactly for every outer
+  // iteration, and the runtime counts such repeats together
+  // (range_repeats.h) when the row is freed (acc) or the thread ends (kept).
+  // Whole pages each, so that freeing one does not count the other's.
+  enum { kRow = 1024, kRows = 24 };
+  double *acc = aligned_alloc(4096, kRow * sizeof *acc);
+  double *keep = aligned_alloc(4096, kRow * sizeof *keep);
+  for (long j = 0; j < kRow; ++j) acc[j] = keep[j] = 0;
+  for (long r = 0; r < kRows; ++r)
+    for (long j = 0; j < kRow; ++j) acc[j] += a[r * kRow + j];
+  for (long r = 0; r < kRows; ++r)
+    for (long j = 0; j < kRow; ++j) keep[j] += acc[j] * 0.5;
+  s += acc[7];
+  free(acc);
+  kept = keep;
   sink = s;
   return NULL;
 }
@@ -100,7 +117,8 @@ int main(void) {
   for (long i = 0; i < 2; ++i) pthread_join(r[i], NULL);
   double s = jobs[0]->sum + jobs[1]->sum;
   for (long i = 0; i < N; ++i) s += a[i];  // the owner back on shared pages
-  printf("%.1f %.1f %d\n", s, sink, c[3 * 100]);
+  printf("%.1f %.1f %d %.1f\n", s, sink, c[3 * 100], kept[5]);
+  free(kept);
   free(a);
   free(f);
   free(c);
