@@ -20,7 +20,7 @@ static unsigned char *c;
 static double sink;
 static double *g;  // read by two threads at once, written by nobody then
 static double *coef;  // one value read on every iteration
-static double *kept;  // a worker's row, freed by main
+static double *kept, *kept_next;  // a worker's rows, freed by main
 
 // What a reader works on and where it puts its result: on a page of its
 // own (aligned_alloc), as is its output, so that the readers write no page
@@ -73,19 +73,23 @@ static void *worker(void *arg) {
   // Rows of the worker's own, accumulated over rows of a (a matrix
   // product's row of C): their ranges repeat exactly for every outer
   // iteration, and the runtime counts such repeats together
-  // (range_repeats.h) when the row is freed (acc) or the thread ends (kept).
-  // Whole pages each, so that freeing one does not count the other's.
+  // (range_repeats.h): when memory on their pages is freed (acc, and next,
+  // which shares a page with acc) or the thread ends (keep, on pages of
+  // its own).
   enum { kRow = 1024, kRows = 24 };
-  double *acc = aligned_alloc(4096, kRow * sizeof *acc);
+  double *acc = malloc(kRow * sizeof *acc), *next = malloc(kRow * sizeof *next);
   double *keep = aligned_alloc(4096, kRow * sizeof *keep);
-  for (long j = 0; j < kRow; ++j) acc[j] = keep[j] = 0;
+  for (long j = 0; j < kRow; ++j) acc[j] = next[j] = keep[j] = 0;
   for (long r = 0; r < kRows; ++r)
     for (long j = 0; j < kRow; ++j) acc[j] += a[r * kRow + j];
   for (long r = 0; r < kRows; ++r)
     for (long j = 0; j < kRow; ++j) keep[j] += acc[j] * 0.5;
+  for (long r = 0; r < kRows; ++r)
+    for (long j = 0; j < kRow; ++j) next[j] += acc[j];
   s += acc[7];
   free(acc);
   kept = keep;
+  kept_next = next;
   sink = s;
   return NULL;
 }
@@ -117,8 +121,9 @@ int main(void) {
   for (long i = 0; i < 2; ++i) pthread_join(r[i], NULL);
   double s = jobs[0]->sum + jobs[1]->sum;
   for (long i = 0; i < N; ++i) s += a[i];  // the owner back on shared pages
-  printf("%.1f %.1f %d %.1f\n", s, sink, c[3 * 100], kept[5]);
+  printf("%.1f %.1f %d %.1f %.1f\n", s, sink, c[3 * 100], kept[5], kept_next[5]);
   free(kept);
+  free(kept_next);
   free(a);
   free(f);
   free(c);
