@@ -91,11 +91,13 @@ def geomean(xs):
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
 
 
-def run_capture(cmd, env=None):
+def run_capture(cmd, env=None, timeout=None):
     try:
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env,
-                           text=True)
+                           text=True, timeout=timeout)
         return p.returncode, p.stdout
+    except subprocess.TimeoutExpired:
+        return 124, "timed out after %s s" % timeout
     except OSError as e:
         return 127, str(e)
 
@@ -232,7 +234,7 @@ class Harness:
     def line_transfer_ns(self):
         """What a cache line costs to move between two CPUs right now
         (tools/line_transfer.c), or None."""
-        rc, out = run_capture([self.line_transfer])
+        rc, out = run_capture([self.line_transfer], timeout=30)  # a few ms normally
         m = re.search(r"line_transfer_ns=([0-9.]+)", out) if rc == 0 else None
         return float(m.group(1)) if m else None
 

@@ -134,7 +134,7 @@ __attribute__((noinline)) void countOtherPageAccess(ThreadState *t, PageEntry *e
     }
     if (samplePageAway(addr)) {
       markSampledAway(e);
-      tallySampledAway(t->away, e, early | kSampledAwayBit, n);
+      tallySampledAway(t->away, e, early, n);
       t->remote_accesses += n;
       return;
     }
@@ -192,36 +192,37 @@ inline void onRangeAccess(const void *p, uint64_t size, bool is_write, uintptr_t
   countRange(t, reinterpret_cast<uintptr_t>(p), size, is_write, pc);
 }
 
-// The bytes [*lo, *hi) that `count` elements of `size` bytes at a,
-// a + stride, ... cover; false when they are not a range of the address
-// space.
-inline bool rangeExtent(uintptr_t a, int64_t stride, uint64_t count, uint64_t size, uintptr_t *lo,
-                        uintptr_t *hi) {
-  const uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
+// A range of `count` elements of `size` bytes at a, a + stride, ...: the
+// bytes [lo, hi) it covers and the distance between elements.
+struct RangeExtent {
+  uintptr_t lo = 0, hi = 0;
+  uint64_t step = 0;
+};
+
+// False when the elements are not a range of the address space.
+inline bool rangeExtent(uintptr_t a, int64_t stride, uint64_t count, uint64_t size,
+                        RangeExtent *x) {
+  x->step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
   uint64_t span;
-  if (__builtin_mul_overflow(count - 1, step, &span) || (stride < 0 && span > a) ||
+  if (__builtin_mul_overflow(count - 1, x->step, &span) || (stride < 0 && span > a) ||
       (stride > 0 && a + span < a))
     return false;
-  *lo = stride < 0 ? a - span : a;
-  *hi = *lo + span + size;
-  if (*hi < *lo) *hi = ~uintptr_t(0);
+  x->lo = stride < 0 ? a - span : a;
+  x->hi = x->lo + span + size;
+  if (x->hi < x->lo) x->hi = ~uintptr_t(0);
   return true;
 }
 
 // Counts `rep` times (range_repeats.h) the `count` accesses of `size` bytes
-// at a, a + stride, ... (stride != 0): as that many single accesses made in
-// a row, elements that share a line counted together, and on a page private
-// to the thread or sampled away all elements of the page at once. Returns
-// whether every page was of those two kinds (the walk is then a pure count,
-// and repeats of it may wait).
-bool walkRange(ThreadState *t, uintptr_t a, int64_t stride, uint64_t count, uint64_t size,
+// at base, base + step, ... (step > 0; a descending range walked upwards):
+// as that many single accesses made in a row, elements that share a line
+// counted together, and on a page private to the thread or sampled away
+// all elements of the page at once. Returns whether every page was of
+// those two kinds (the walk is then a pure count, and repeats of it may
+// wait).
+bool walkRange(ThreadState *t, uintptr_t base, uint64_t step, uint64_t count, uint64_t size,
                bool is_write, uintptr_t pc, uint64_t rep) {
-  uintptr_t base, end;
-  if (!rangeExtent(a, stride, count, size, &base, &end)) return false;
-  const uint64_t step = stride < 0 ? uint64_t(0) - uint64_t(stride) : uint64_t(stride);
   bool countable = true;
-  // The order of one thread's accesses within the range does not matter to
-  // the model: walk it upwards.
   uint64_t i = 0;
   // The part of an element that a shared page's count left for the next
   // page (countRangeInSharedPage): one access to that page's first line.
@@ -325,8 +326,7 @@ bool walkRange(ThreadState *t, uintptr_t a, int64_t stride, uint64_t count, uint
 // Counts a call site's pending repeats (range_repeats.h).
 void countRepeats(ThreadState &t, RangeRepeat &r) {
   if (r.pending)
-    r.countable =
-        walkRange(&t, r.start, r.stride, r.count, r.size, r.is_write, r.pc, r.pending);
+    r.countable = walkRange(&t, r.lo, r.step, r.count, r.size, r.is_write, r.pc, r.pending);
   r.pending = 0;
 }
 
@@ -368,18 +368,21 @@ inline void onStridedAccess(const void *p, int64_t stride, uint64_t count, uint6
     if (r.pending) countRepeats(*t, r);
     rr.pending_slots &= ~bit;
     r = RangeRepeat{};
-    uintptr_t lo, hi;
-    if (!rangeExtent(a, stride, count, size, &lo, &hi)) return;  // not a real range
+    RangeExtent x;
+    // The order of one thread's accesses within the range does not matter
+    // to the model: it is walked upwards, from lo.
+    if (!rangeExtent(a, stride, count, size, &x)) return;  // not a real range
     r.pc = pc;
     r.start = a;
     r.stride = stride;
     r.count = count;
     r.size = size;
-    r.lo = lo;
-    r.hi = hi;
+    r.lo = x.lo;
+    r.hi = x.hi;
+    r.step = x.step;
     r.is_write = is_write;
   }
-  r.countable = walkRange(t, a, stride, count, size, is_write, pc, 1);
+  r.countable = walkRange(t, r.lo, r.step, count, size, is_write, pc, 1);
 }
 
 }  // namespace

@@ -57,7 +57,7 @@ inline void countSampledAway(PageEntry *e, uint32_t early, uint64_t n) {
 struct SampledAwayTally {
   static constexpr uint64_t kBatch = 1024;
   uint64_t pending = 0;
-  uint64_t due = 0;          // 0: not drawn yet
+  uint64_t due = 0;          // 0 until the first add
   uint64_t rng = 0;          // xorshift64 state; 0: not seeded yet
   PageEntry *last = nullptr;  // the page of the last access counted
   void seed(uint64_t s) { rng = s ? s : 1; }
@@ -77,7 +77,6 @@ struct SampledAwayTally {
 inline uint64_t tallySampledAway(SampledAwayTally &t, PageEntry *e, uint32_t early, uint64_t n) {
   t.pending += n;
   t.last = e;
-  if (!t.due) t.due = t.draw();
   // A page no thread has counted on yet gets the count now: the report
   // tells shared pages by a count above zero (docs/sampling.md).
   if (t.pending < t.due && (early & kEarlyCountMask)) return 0;

@@ -26,6 +26,7 @@ struct RangeRepeat {
   int64_t stride = 0;
   uint64_t count = 0, size = 0;
   uintptr_t lo = 0, hi = 0;  // the bytes the range covers
+  uint64_t step = 0;         // |stride|: the range is walked upwards from lo
   bool is_write = false;
   bool countable = false;  // its last walk met only private and sampled-away pages
   uint32_t pending = 0;    // calls not counted yet

@@ -45,19 +45,19 @@ inline uint16_t lineWordMask(uintptr_t addr, uint32_t size) {
   return uint16_t(((2u << last) - 1) & ~((1u << first) - 1));
 }
 
-// How many of the `n` elements of `size` bytes at a, a + step, a + 2 step...
-// start in one cache line and end in the next. Their offsets in the line
-// repeat every kLineSize / gcd(step, kLineSize) elements, so at most that
-// many (64) are looked at, however long the range: a vectorised loop's
-// range hook covers whole pages of 16-byte elements.
 // bytes / step for a range's step (> 0), which is most often a power of two
 // (an element size): then a shift instead of a division per page.
 inline uint64_t stepsIn(uint64_t bytes, uint64_t step) {
   return (step & (step - 1)) == 0 ? bytes >> __builtin_ctzll(step) : bytes / step;
 }
 
-// The period is a power of two: shifts, not the two divisions per page a
-// range hook would otherwise pay (each dearer than the rest of the count).
+// How many of the `n` elements of `size` bytes at a, a + step, a + 2 step...
+// start in one cache line and end in the next. Their offsets in the line
+// repeat every kLineSize / gcd(step, kLineSize) elements, so at most that
+// many (64) are looked at, however long the range: a vectorised loop's
+// range hook covers whole pages of 16-byte elements. The period is a power
+// of two: shifts, not the two divisions per page a range hook would
+// otherwise pay (each dearer than the rest of the count).
 inline uint64_t elementsCrossingLines(uintptr_t a, uint64_t step, uint64_t size, uint64_t n) {
   const uint64_t in_line = step & (kLineSize - 1);
   const unsigned period_shift =
