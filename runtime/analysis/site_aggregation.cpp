@@ -4,6 +4,7 @@
 #include "core/object_registry.h"
 #include "core/stack_store.h"
 #include "symbolize/demangle.h"
+#include "symbolize/module_snapshot.h"
 #include "symbolize/symbolizer.h"
 
 #include <cstring>
@@ -25,8 +26,7 @@ bool isSystemFrame(const report::Frame &f) {
   if (!file.empty())
     return startsWith(file, "/usr/include/") || startsWith(file, "/usr/lib/") ||
            startsWith(file, "../sysdeps/") || file.find("/include/c++/") != std::string::npos;
-  return startsWith(f.module, "/lib/") || startsWith(f.module, "/usr/lib/") ||
-         startsWith(f.module, "/lib64/");
+  return symbolize::isSystemModule(f.module);
 }
 
 const report::Frame &siteFrame(const std::vector<report::Frame> &frames) {

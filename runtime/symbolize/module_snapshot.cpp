@@ -113,6 +113,12 @@ std::vector<ModuleInfo> snapshotModules() {
   return modules;
 }
 
+bool isSystemModule(const std::string& path) {
+  for (const char* dir : {"/lib/", "/lib64/", "/usr/lib/", "/usr/lib64/"})
+    if (path.compare(0, std::strlen(dir), dir) == 0) return true;
+  return false;
+}
+
 const ModuleInfo* findModule(const std::vector<ModuleInfo>& modules, uint64_t pc) {
   for (const ModuleInfo& m : modules)
     if (m.contains(pc)) return &m;

@@ -27,6 +27,11 @@ struct ModuleInfo {
 // Never throws; returns an empty vector on allocation failure.
 std::vector<ModuleInfo> snapshotModules();
 
+// Whether the file lies where the system's libraries do (/lib, /lib64,
+// /usr/lib, /usr/lib64): libc, libstdc++ and the other distribution
+// packages, not the program being profiled.
+bool isSystemModule(const std::string& path);
+
 // The module whose PT_LOAD ranges contain pc, or nullptr.
 const ModuleInfo* findModule(const std::vector<ModuleInfo>& modules, uint64_t pc);
 

@@ -151,7 +151,7 @@ std::string functionName(Dwfl_Module* mod, Dwarf_Addr addr) {
 }  // namespace
 
 Symbolizer::Symbolizer(std::vector<ModuleInfo> modules, SymbolizerOptions options)
-    : modules_(std::move(modules)) {
+    : modules_(std::move(modules)), options_(options) {
   dwfl_ = dwfl_begin(options.allow_debuginfod ? &kStandardCallbacks : &kLocalCallbacks);
   if (dwfl_ == nullptr) return;
   dwfl_report_begin(dwfl_);
@@ -219,11 +219,16 @@ std::vector<report::Frame> Symbolizer::symbolizeInlined(uint64_t pc, bool is_ret
   return frames;
 }
 
+bool Symbolizer::wantsSourceLines(const ModuleInfo* module) const {
+  return options_.system_source_lines || module == nullptr || module->is_main ||
+         !isSystemModule(module->path);
+}
+
 std::vector<report::Frame> Symbolizer::lookupInlined(uint64_t pc, bool is_return_address) {
   std::vector<report::Frame> frames;
   try {
     frames.push_back(symbolize(pc, is_return_address));
-    if (dwfl_ == nullptr || pc == 0) return frames;
+    if (dwfl_ == nullptr || pc == 0 || !wantsSourceLines(findModule(modules_, pc))) return frames;
     ++inlined_lookups_;
     const Dwarf_Addr addr = is_return_address ? pc - 1 : pc;
     Dwfl_Module* mod = dwfl_addrmodule(dwfl_, addr);
@@ -281,6 +286,10 @@ report::Frame Symbolizer::lookup(uint64_t pc, bool is_return_address) {
   const Dwarf_Addr addr = (is_return_address && pc > 0) ? pc - 1 : pc;
   Dwfl_Module* mod = dwfl_addrmodule(dwfl_, addr);
   if (mod == nullptr) return frame;
+  if (!wantsSourceLines(info)) {
+    frame.location.function = symbolName(mod, addr);
+    return frame;
+  }
 
   if (Dwfl_Line* line = dwfl_module_getsrc(mod, addr)) {
     int lineno = 0;

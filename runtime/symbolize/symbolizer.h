@@ -23,6 +23,13 @@ struct SymbolizerOptions {
   // query debuginfod servers named by DEBUGINFOD_URLS (network; only for the
   // offline `numaperf` tool, never at the profiled program's exit).
   bool allow_debuginfod = false;
+  // Source lines and inlined calls for frames in system libraries
+  // (isSystemModule). Off: those frames are named from the symbol tables
+  // only. Their DWARF usually sits in a separate, compressed debug package,
+  // and decompressing libc's cost about 60 ms at every profiled program's
+  // exit (docs/benchmarks.md, "Session 20"), for lines no report needs: an
+  // allocation site is the first frame outside those libraries.
+  bool system_source_lines = false;
 };
 
 class Symbolizer {
@@ -60,7 +67,11 @@ class Symbolizer {
   report::Frame lookup(uint64_t pc, bool is_return_address);
   std::vector<report::Frame> lookupInlined(uint64_t pc, bool is_return_address);
 
+  // Whether pc's source lines are looked up (SymbolizerOptions).
+  bool wantsSourceLines(const ModuleInfo* module) const;
+
   std::vector<ModuleInfo> modules_;
+  SymbolizerOptions options_;
   Dwfl* dwfl_ = nullptr;
   size_t reported_ = 0;
   std::map<std::pair<uint64_t, bool>, report::Frame> cache_;

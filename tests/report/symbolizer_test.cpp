@@ -187,3 +187,38 @@ TEST(Symbolizer, SystemLibraryWithoutDebugInfoUsesSymbolTable) {
   EXPECT_EQ(basename(f.module).rfind("libc.so", 0), 0u) << f.module;
   EXPECT_NE(f.location.function.find("getpid"), std::string::npos) << f.location.function;
 }
+
+TEST(ModuleSnapshot, SystemModulesAreTheDistributionsLibraries) {
+  using numaperf::symbolize::isSystemModule;
+  EXPECT_TRUE(isSystemModule("/lib/x86_64-linux-gnu/libc.so.6"));
+  EXPECT_TRUE(isSystemModule("/usr/lib/x86_64-linux-gnu/libstdc++.so.6"));
+  EXPECT_TRUE(isSystemModule("/lib64/ld-linux-x86-64.so.2"));
+  EXPECT_FALSE(isSystemModule("/usr/local/lib/libmine.so"));
+  EXPECT_FALSE(isSystemModule("/home/me/build/libmine.so"));
+  EXPECT_FALSE(isSystemModule("/library/libmine.so"));
+}
+
+// By default a system library's frames are named from its symbol tables and
+// get no source line or inlined calls, even where its debug package is
+// installed (reading that DWARF is what costs at exit); the option asks for
+// them, and finds them when the package is there.
+TEST(Symbolizer, SystemLibraryFramesGetNoSourceLinesByDefault) {
+  auto pc = reinterpret_cast<uint64_t>(&getpid);
+  Symbolizer plain(snapshotModules());
+  Frame f = plain.symbolize(pc, false);
+  EXPECT_NE(f.location.function.find("getpid"), std::string::npos) << f.location.function;
+  EXPECT_EQ(f.location.file, "");
+  EXPECT_EQ(f.location.line, 0u);
+  EXPECT_EQ(plain.symbolizeInlined(pc, false).size(), 1u);
+  EXPECT_EQ(plain.inlinedLookups(), 0u);
+
+  numaperf::symbolize::SymbolizerOptions options;
+  options.system_source_lines = true;
+  Symbolizer full(snapshotModules(), options);
+  Frame g = full.symbolize(pc, false);
+  EXPECT_NE(g.location.function.find("getpid"), std::string::npos) << g.location.function;
+  full.symbolizeInlined(pc, false);
+  EXPECT_EQ(full.inlinedLookups(), 1u);  // the DWARF was asked
+  if (g.location.file.empty()) GTEST_SKIP() << "no debug info for libc on this machine";
+  EXPECT_GT(g.location.line, 0u);
+}
