@@ -9,6 +9,8 @@
 #include "core/thread_registry.h"
 
 #include <pthread.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 namespace numaperf {
 namespace {
@@ -37,6 +39,13 @@ void afterForkInParent() {
 void afterForkInChild() {
   afterForkInParent();
   threadRegistry().markOtherThreadsExited();
+  if (ThreadState *self = ThreadRegistry::current()) {
+    // The child's thread is a new task: its own tid, and the scheduler's
+    // migration count (interception/thread_counters.cpp) starts at zero.
+    self->os_tid = static_cast<int>(syscall(SYS_gettid));
+    if (self->migration_base.load(std::memory_order_relaxed) >= 0)
+      self->migration_base.store(0, std::memory_order_relaxed);
+  }
 }
 
 }  // namespace

@@ -58,8 +58,11 @@ struct ThreadState {
   uint64_t barrier_waits = 0;     // every pthread / OpenMP barrier wait
   uint64_t sem_waits = 0;         // semaphore waits that had to block
   uint64_t joins = 0;             // pthread_join calls
-  // Kernel-observed CPU migrations (interception/thread_counters.cpp):
-  // perf fd while counting, then the final count (-1: not measured).
+  // Kernel-observed CPU migrations (interception/thread_counters.cpp): the
+  // scheduler's count when the thread started (-1: none taken), or the perf
+  // fd counting them where the kernel does not publish that count; then the
+  // final count (-1: not measured).
+  std::atomic<int64_t> migration_base{-1};
   std::atomic<int> migration_fd{-1};
   std::atomic<int64_t> observed_migrations{-1};
   bool retired = false;  // owner-written: exit already counted

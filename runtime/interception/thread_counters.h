@@ -1,9 +1,11 @@
-// Kernel-observed CPU migrations per thread: a perf_event software counter
-// (PERF_COUNT_SW_CPU_MIGRATIONS, works without a hardware PMU, e.g. in VMs)
-// opened for each thread when it starts (inherit=0: the thread only) and read
-// when it ends, or at report time for threads still running. When the kernel
-// refuses (perf_event_paranoid, seccomp, no perf support) nothing is retried
-// and the report says so once.
+// Kernel-observed CPU migrations per thread: the scheduler's count
+// (se.nr_migrations in the thread's /proc sched file) taken when the thread
+// starts and when it ends, or at report time for threads still running.
+// Where the kernel has no such file, a perf_event software counter
+// (PERF_COUNT_SW_CPU_MIGRATIONS, no hardware PMU needed) opened for the
+// thread instead (inherit=0: the thread only). When the kernel refuses
+// (perf_event_paranoid, seccomp, no perf support) nothing is retried and the
+// report says so once.
 #pragma once
 
 #include "core/thread_registry.h"

@@ -286,6 +286,46 @@ def case_thread_migration_none(c):
     check(not thread_issues(p, "load_imbalance"), "imbalance among identical workers")
 
 
+def case_observed_migrations(c):
+    # The kernel's count of each thread's migrations reaches the report: for
+    # a thread that ended, for the main thread still running at the report,
+    # and for the main thread of a forked child (a new task, counted afresh).
+    exe = c.compile(["affinity_moves.c"], "affinity_moves")
+    r = c.run(exe)
+    if r.stdout == "skip\n":
+        print("skipped: fewer than two CPUs allowed")
+        return
+    m = re.match(r"done (\d+)\n$", r.stdout)
+    check(m, "program output: %r" % r.stdout)
+    found = sorted(f for f in os.listdir(c.work)
+                   if f.startswith("numaperf-affinity_moves-") and f.endswith(".json"))
+    check(len(found) == 2, "expected the parent's and the child's profiles: %s" % found)
+    child_file = "numaperf-affinity_moves-%s.json" % m.group(1)
+    check(child_file in found, "no profile of the child %s: %s" % (m.group(1), found))
+    profiles = {}
+    for f in found:
+        with open(os.path.join(c.work, f)) as fh:
+            profiles["child" if f == child_file else "parent"] = json.load(fh)
+        os.remove(os.path.join(c.work, f))
+    parent, child = [profiles["parent"]], [profiles["child"]]
+    for p in profiles.values():
+        check_thread_records(p)
+    # 50 moves alternate between two CPUs; the first is none when the thread
+    # already runs on the first CPU.
+    moves = 49
+    main, worker = parent[0]["threads"]
+    check(worker["observed_migrations"] is not None and worker["observed_migrations"] >= moves,
+          "worker: %s migrations observed for %d moves" % (worker["observed_migrations"], moves))
+    check(main["observed_migrations"] is not None and main["observed_migrations"] >= moves,
+          "main: %s migrations observed for %d moves" % (main["observed_migrations"], moves))
+    child_main = child[0]["threads"][0]
+    # The child moves 50 times; what its parent did (100 moves) must not be
+    # carried over (one more: its first placement).
+    check(child_main["observed_migrations"] is not None and
+          moves <= child_main["observed_migrations"] <= 50 + 1,
+          "child: %s migrations observed for %d moves" % (child_main["observed_migrations"], moves))
+
+
 def pipeline_profile(c, a_work, b_work, env=None):
     name = "pipeline_%d_%d" % (a_work, b_work)
     exe = c.compile(["pipeline.c"], name, extra=["-DA_WORK=%d" % a_work, "-DB_WORK=%d" % b_work])
