@@ -1,8 +1,11 @@
 #include "core/shadow_memory.h"
 
+#include "common/hot_path.h"
 #include "common/internal_alloc.h"
 
 namespace numaperf {
+
+NUMAPERF_HOT_DATA std::atomic<bool> ShadowMemory::claimed_{false};
 
 ShadowMemory &shadowMemory() {
   static ShadowMemory shadow;

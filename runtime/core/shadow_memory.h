@@ -350,6 +350,9 @@ class ShadowMemory {
   void noteClaim() {
     if (!claimed_.load(std::memory_order_relaxed)) claimed_.store(true, std::memory_order_relaxed);
   }
+  // Read by every free while nothing is profiled (object_fold.h's
+  // nothingTouched): kept with the interceptors' other hot data
+  // (common/hot_path.h), not on this object's page.
   bool anyClaimed() const { return claimed_.load(std::memory_order_relaxed); }
 
   // Remote accesses a page takes before it gets its detail (0: at once).
@@ -365,7 +368,7 @@ class ShadowMemory {
   std::atomic<PageEntry *> *chunks_ = nullptr;  // kPages >> kChunkShift
 #endif
   uint32_t detail_threshold_ = 0;
-  std::atomic<bool> claimed_{false};
+  static std::atomic<bool> claimed_;  // one shadow memory per process
 };
 
 ShadowMemory &shadowMemory();
