@@ -31,7 +31,10 @@ int64_t schedMigrations(const char *path) {
     fd = open(path, O_RDONLY | O_CLOEXEC);
   } while (fd < 0 && errno == EINTR);
   if (fd < 0) return -1;
-  char buf[8192];
+  // The count is the fourth line, after the thread's name and three
+  // others: the first KiB holds it (and keeps the trampoline's stack use
+  // small for threads created with tiny stacks).
+  char buf[1024];
   size_t len = 0;
   while (len < sizeof buf - 1) {
     ssize_t n = read(fd, buf + len, sizeof buf - 1 - len);
