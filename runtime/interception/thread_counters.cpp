@@ -102,7 +102,7 @@ void takeAndRead(ThreadState *t, ReadNow now) {
 
 }  // namespace
 
-void openMigrationCounter(ThreadState *t) {
+void openMigrationCounter(ThreadState *t, bool fresh) {
   if (!t || t->migration_fd.load(std::memory_order_relaxed) >= 0 ||
       t->migration_base.load(std::memory_order_relaxed) >= 0)
     return;
@@ -111,7 +111,16 @@ void openMigrationCounter(ThreadState *t) {
   // a perf counter attached to the thread is scheduled out and in (a third
   // more CPU time for a pipeline handing blocks over condition variables;
   // docs/benchmarks.md, "Session 20").
-  if (g_sched_file.load(std::memory_order_relaxed) != 2) {
+  const int sched_file = g_sched_file.load(std::memory_order_relaxed);
+  if (fresh && sched_file == 1) {
+    // A new task starts counting at zero (its first placement by the
+    // scheduler may add one): one read of the file per thread, at its end,
+    // keeps thread churn cheap.
+    t->migration_base.store(0, std::memory_order_release);
+    errno = saved;
+    return;
+  }
+  if (sched_file != 2) {
     int64_t base = ownSchedMigrations();
     int expected = 0;
     g_sched_file.compare_exchange_strong(expected, base >= 0 ? 1 : 2);

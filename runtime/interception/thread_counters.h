@@ -14,8 +14,10 @@
 
 namespace numaperf {
 
-// Called by the thread itself, right after it is registered.
-void openMigrationCounter(ThreadState *t);
+// Called by the thread itself, right after it is registered. `fresh`: the
+// thread was just created (pthread_create's trampoline), so the scheduler's
+// count for it is still zero and need not be read.
+void openMigrationCounter(ThreadState *t, bool fresh = false);
 // Called by the thread itself when it ends (idempotent).
 void closeMigrationCounter(ThreadState *t);
 // Report time: reads the counters of threads still running.

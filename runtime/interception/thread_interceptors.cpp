@@ -31,7 +31,8 @@ void *threadTrampoline(void *raw) {
   ThreadStart copy = *start;
   internalDelete(start);
   if (profilingActive())
-    openMigrationCounter(registerStartedThread(reinterpret_cast<void *>(copy.routine)));
+    openMigrationCounter(registerStartedThread(reinterpret_cast<void *>(copy.routine)),
+                         /*fresh=*/true);
   ExitMarker marker;
   return copy.routine(copy.arg);
 }
