@@ -108,9 +108,9 @@ void openMigrationCounter(ThreadState *t, bool fresh) {
     return;
   int saved = errno;
   // The scheduler's count first: nothing runs at each context switch, where
-  // a perf counter attached to the thread is scheduled out and in (a third
-  // more CPU time for a pipeline handing blocks over condition variables;
-  // docs/benchmarks.md, "Session 20").
+  // a perf counter attached to the thread is scheduled out and in (a
+  // pipeline handing blocks over condition variables took 1.57 s of CPU
+  // instead of 1.35 s with profiling off; docs/benchmarks.md, "Session 20").
   const int sched_file = g_sched_file.load(std::memory_order_relaxed);
   if (fresh && sched_file == 1) {
     // A new task starts counting at zero (its first placement by the
