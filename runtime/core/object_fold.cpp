@@ -1,6 +1,7 @@
 #include "core/object_fold.h"
 
 #include "common/hot_path.h"
+#include "common/prefetch.h"
 #include "core/fast_page.h"
 #include "core/line_windows.h"
 #include "core/mempolicy_registry.h"
@@ -24,10 +25,31 @@ std::atomic<double> g_sharing_share{0.5};
 
 bool contains(uintptr_t start, uintptr_t end, uintptr_t addr) { return addr >= start && addr < end; }
 
-// Moves the page's even remote count into every line's (flushSlot).
-void spreadEvenRemote(PageDetail *d) {
-  if (uint64_t even = d->line_remote_even.exchange(0, std::memory_order_relaxed))
-    for (std::atomic<uint64_t> &c : d->line_remote) c.fetch_add(even, std::memory_order_relaxed);
+// Folding a block takes each of its lines' records under the record's lock
+// with a few locked instructions. The records are cold (other threads wrote
+// them last) and locked instructions do not overlap their misses, so the
+// record this many lines ahead is asked for, both of its cache lines, while
+// the current one is taken (`pipeline`, which folds a 129-line block per
+// item: docs/benchmarks.md, "Session 21").
+constexpr unsigned kFoldPrefetchLines = 4;
+
+void prefetchLineShare(const PageDetail &d, unsigned index) {
+  if (const LineShare *l = d.lines[index].load(std::memory_order_relaxed)) {
+    prefetchForWrite(l);
+    prefetchForWrite(reinterpret_cast<const char *>(l) + kLineSize);
+  }
+}
+
+// Moves the page's even remote count (flushSlot) into the lines' own counts,
+// except lines [whole_from, whole_to), whose whole counts the caller takes:
+// returns the even count, which each of those gets on top. (A page folded
+// whole would otherwise pay 64 locked additions before taking the counts.)
+uint64_t spreadEvenRemote(PageDetail *d, unsigned whole_from, unsigned whole_to) {
+  const uint64_t even = d->line_remote_even.exchange(0, std::memory_order_relaxed);
+  if (even)
+    for (unsigned i = 0; i < kLinesPerPage; ++i)
+      if (i < whole_from || i >= whole_to) d->line_remote[i].fetch_add(even, std::memory_order_relaxed);
+  return even;
 }
 
 // Takes an object's share of a line's remote count: all of it for a whole
@@ -460,13 +482,21 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
     if (away && page_state_here) ++out->pages_sampled_away;
     PageDetail *d = e->detail.load(std::memory_order_acquire);
     if (d) {
-      spreadEvenRemote(d);
       uint64_t page_remote = 0, page_invalidations = 0, lines_invalidated = 0;
       // The page's bytes the object claims (its own, and its chunk's).
       uintptr_t lo = std::max(claim_start, page), hi = std::min(claim_end, page + kPageSize);
-      for (uintptr_t line = lo & ~(kLineSize - 1); line < hi; line += kLineSize) {
+      const unsigned whole_from = unsigned((lo - page + kLineSize - 1) >> kLineShift);
+      const uint64_t even =
+          spreadEvenRemote(d, whole_from, std::max(whole_from, unsigned((hi - page) >> kLineShift)));
+      const uintptr_t first_line = lo & ~(kLineSize - 1);
+      const uintptr_t ahead = kFoldPrefetchLines * kLineSize;
+      for (uintptr_t line = first_line; line < hi && line < first_line + ahead; line += kLineSize)
+        prefetchLineShare(*d, unsigned((line >> kLineShift) % kLinesPerPage));
+      for (uintptr_t line = first_line; line < hi; line += kLineSize) {
         unsigned index = unsigned((line >> kLineShift) % kLinesPerPage);
+        if (line + ahead < hi) prefetchLineShare(*d, index + kFoldPrefetchLines);
         uintptr_t overlap = std::min(hi, line + kLineSize) - std::max(lo, line);
+        const uint64_t whole_even = overlap >= kLineSize ? even : 0;  // see spreadEvenRemote
         LineShare *l = d->lines[index].load(std::memory_order_acquire);
         // Without a LineShare (a page in single-user mode), the words noted
         // for its single user still say whose line it is.
@@ -482,11 +512,11 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
             page_invalidations += uint64_t(inv);
             ++lines_invalidated;
           }
-          page_remote += takeLineRemote(d->line_remote[index], kLineSize);
+          page_remote += takeLineRemote(d->line_remote[index], kLineSize) + whole_even;
         } else if (words && overlap < kLineSize) {
           // The words used say the line's traffic belongs to another object.
         } else {
-          page_remote += takeLineRemote(d->line_remote[index], overlap);
+          page_remote += takeLineRemote(d->line_remote[index], overlap) + whole_even;
         }
       }
       out->remote += page_remote;

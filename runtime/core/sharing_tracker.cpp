@@ -3,6 +3,7 @@
 #include "core/shared_page_cache.h"
 
 #include "common/internal_alloc.h"
+#include "common/prefetch.h"
 #include "core/line_windows.h"
 
 #include <algorithm>
@@ -1001,18 +1002,6 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
 
 namespace {
 
-// Asks for the cache line at `p` in exclusive state: a write to a line
-// record other threads also write then costs one coherence transaction, not
-// a read miss followed by an upgrade for the compare-and-swap. (x86-64
-// processors without PREFETCHW run it as a no-op.)
-inline void prefetchForWrite(const void *p) {
-#if defined(__x86_64__)
-  asm volatile("prefetchw %0" : : "m"(*static_cast<const char *>(p)));
-#else
-  __builtin_prefetch(p, 1);
-#endif
-}
-
 // countSharedAccess once the accesses are counted in the slot `s` of `d`:
 // the line model for line `index`.
 uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
@@ -1160,6 +1149,7 @@ bool addRangeElement(uintptr_t a, uint64_t size, uintptr_t page_end, unsigned &i
 // line by line through the model, as the per-line hooks would count them,
 // but with one slot lookup for the page. Sets `accesses` and `remote`;
 // returns the elements taken.
+constexpr unsigned kRangePrefetchLines = 8;
 uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, uintptr_t at,
                               uint64_t step, uint64_t count, uint64_t size, bool is_write,
                               bool is_remote, uintptr_t pc, uint16_t lead_words,
@@ -1179,12 +1169,28 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
     words = 0;
     n = 0;
   };
+  // The line records this range will reach are mostly cold (another thread
+  // of the pipeline took them last), and the model takes each with a locked
+  // instruction, which does not overlap its miss with the next: ask for the
+  // record kRangePrefetchLines lines ahead as each line begins.
+  const uint64_t hop = std::max<uint64_t>(step, kLineSize);
+  const uintptr_t range_end =
+      step == 0 || count > (page_end - at) / step ? page_end : at + count * step;
+  auto prefetchRecord = [&](uintptr_t addr) {
+    if (addr < range_end)
+      if (const LineShare *l =
+              d->lines[(addr >> kLineShift) % kLinesPerPage].load(std::memory_order_relaxed))
+        prefetchForWrite(l);
+  };
+  if (step)
+    for (unsigned i = 0; i < kRangePrefetchLines; ++i) prefetchRecord(a + i * hop);
   const PeriodicLines pattern(at, step, size);
   while (done < count && a < page_end) {
     unsigned line = unsigned((a >> kLineShift) % kLinesPerPage);
     if (line != index) {
       closeLine();
       index = line;
+      if (step) prefetchRecord(a + kRangePrefetchLines * hop);
     }
     if (line + 1 < kLinesPerPage && pattern.startsLine(a, step, count - done)) {
       // The line's elements at once, as the loop below would add them one by

@@ -251,6 +251,33 @@ TEST_F(SharingTest, EvenWholePageReadsFoldLikePerLineCounts) {
   flushSharedPageCache(cache, 2, true);
 }
 
+// Objects that split lines between them: the lines an object covers whole
+// take the even count with their own when it is folded (not spread first),
+// the others keep it for their objects, and nothing is lost or counted twice.
+TEST_F(SharingTest, EvenCountsFoldWithObjectsSplittingLines) {
+  SharedPageCache cache;
+  for (unsigned line = 0; line < kLinesPerPage; ++line)
+    for (unsigned k = 0; k < 3 + (line == 5 ? 4 : 0); ++k)
+      countSharedAccess(cache, 2, detail, base + 64 * line, lineWordMask(0, 8), false, true, 0);
+  flushSharedPageCache(cache, 2);
+  ASSERT_EQ(detail->line_remote_even.load(), 3u);
+  const uintptr_t b = base + 5 * 64 + 16, c = base + 20 * 64 + 40;
+  // The middle object first: lines 6..19 whole, and by bytes (no line was
+  // written, so no word decides) 48 of line 5's 64 (7 accesses: 5) and 40
+  // of line 20's (3: 1).
+  const uint64_t middle = fold(b, c).remote;
+  EXPECT_EQ(middle, 14u * 3 + 5 + 1);
+  EXPECT_EQ(detail->line_remote_even.load(), 0u);
+  EXPECT_EQ(detail->lineRemote(4), 3u);  // spread into the lines left
+  EXPECT_EQ(detail->lineRemote(5), 2u);
+  EXPECT_EQ(detail->lineRemote(20), 2u);
+  const uint64_t low = fold(base, b).remote, high = fold(c, base + kPageSize).remote;
+  EXPECT_EQ(low, 5u * 3 + 2);
+  EXPECT_EQ(high, 43u * 3 + 2);
+  EXPECT_EQ(low + middle + high, 64u * 3 + 4);
+  flushSharedPageCache(cache, 2, true);
+}
+
 TEST_F(SharingTest, CountsBufferedForAResetPageAreDropped) {
   SharedPageCache cache;
   for (int i = 0; i < 5; ++i)
