@@ -40,6 +40,14 @@ struct SharingTest : ::testing::Test {
     takeObjectProfile(from, to, true, &p);
     return p;
   }
+  // Thread 2 reads every line of the page at `base` 3 times, line 5 7 times,
+  // through `cache`, flushed: 3 go to the page's even count.
+  void readEveryLineThriceLineFiveSeven(SharedPageCache &cache) {
+    for (unsigned line = 0; line < kLinesPerPage; ++line)
+      for (unsigned k = 0; k < 3 + (line == 5 ? 4 : 0); ++k)
+        countSharedAccess(cache, 2, detail, base + 64 * line, lineWordMask(0, 8), false, true, 0);
+    flushSharedPageCache(cache, 2);
+  }
   // Two pages counted two ways (the range page at `base`, the reference at
   // `other`) have the same per-line remote counts; both are folded (into
   // got and want) and have the same remote accesses, reads and writes.
@@ -235,10 +243,7 @@ TEST_F(SharingTest, CachedCountsReachThePageWhenFlushed) {
 // page, exactly what per-line counts would.
 TEST_F(SharingTest, EvenWholePageReadsFoldLikePerLineCounts) {
   SharedPageCache cache;
-  for (unsigned line = 0; line < kLinesPerPage; ++line)
-    for (unsigned k = 0; k < 3 + (line == 5 ? 4 : 0); ++k)
-      countSharedAccess(cache, 2, detail, base + 64 * line, lineWordMask(0, 8), false, true, 0);
-  flushSharedPageCache(cache, 2);
+  readEveryLineThriceLineFiveSeven(cache);
   EXPECT_EQ(detail->line_remote_even.load(), 3u);
   EXPECT_EQ(detail->line_remote[5].load(), 4u);  // the rest, on its line
   EXPECT_EQ(detail->line_remote[6].load(), 0u);
@@ -256,10 +261,7 @@ TEST_F(SharingTest, EvenWholePageReadsFoldLikePerLineCounts) {
 // the others keep it for their objects, and nothing is lost or counted twice.
 TEST_F(SharingTest, EvenCountsFoldWithObjectsSplittingLines) {
   SharedPageCache cache;
-  for (unsigned line = 0; line < kLinesPerPage; ++line)
-    for (unsigned k = 0; k < 3 + (line == 5 ? 4 : 0); ++k)
-      countSharedAccess(cache, 2, detail, base + 64 * line, lineWordMask(0, 8), false, true, 0);
-  flushSharedPageCache(cache, 2);
+  readEveryLineThriceLineFiveSeven(cache);
   ASSERT_EQ(detail->line_remote_even.load(), 3u);
   const uintptr_t b = base + 5 * 64 + 16, c = base + 20 * 64 + 40;
   // The middle object first: lines 6..19 whole, and by bytes (no line was
