@@ -1145,11 +1145,13 @@ bool addRangeElement(uintptr_t a, uint64_t size, uintptr_t page_end, unsigned &i
   return true;
 }
 
+// How far ahead countRangeLineByLine asks for line records (see there).
+constexpr unsigned kRangePrefetchLines = 8;
+
 // A strided range's elements in a page several threads use and write:
 // line by line through the model, as the per-line hooks would count them,
 // but with one slot lookup for the page. Sets `accesses` and `remote`;
 // returns the elements taken.
-constexpr unsigned kRangePrefetchLines = 8;
 uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, uintptr_t at,
                               uint64_t step, uint64_t count, uint64_t size, bool is_write,
                               bool is_remote, uintptr_t pc, uint16_t lead_words,
@@ -1182,7 +1184,9 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
               d->lines[(addr >> kLineShift) % kLinesPerPage].load(std::memory_order_relaxed))
         prefetchForWrite(l);
   };
-  if (step)
+  // (A stride of a page or more meets one line of the page: nothing ahead.)
+  const bool ahead = step != 0 && step < kPageSize;
+  if (ahead)
     for (unsigned i = 0; i < kRangePrefetchLines; ++i) prefetchRecord(a + i * hop);
   const PeriodicLines pattern(at, step, size);
   while (done < count && a < page_end) {
@@ -1190,7 +1194,7 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
     if (line != index) {
       closeLine();
       index = line;
-      if (step) prefetchRecord(a + kRangePrefetchLines * hop);
+      if (ahead) prefetchRecord(a + kRangePrefetchLines * hop);
     }
     if (line + 1 < kLinesPerPage && pattern.startsLine(a, step, count - done)) {
       // The line's elements at once, as the loop below would add them one by
