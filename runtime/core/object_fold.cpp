@@ -506,12 +506,17 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
           inv = takeLineShare(l, *d, index, line, start, end, out, &words);
         else if (overlap < kLineSize)
           words = decidingWords(*d, index, nullptr);
-        if (inv >= 0 || (!l && words && claimsLine(words, line, start, end))) {
+        if (inv > 0) {  // the line's sharing state is this object's
+          page_invalidations += uint64_t(inv);
+          ++lines_invalidated;
+        }
+        // Known words say whose the line's accesses were; without them (a
+        // record with no word detail yet) its remote count is shared out by
+        // bytes, like a line without a record, in whatever order the
+        // objects on it are folded (scores.md, "Attribution rules").
+        if ((inv >= 0 && (words || overlap >= kLineSize)) ||
+            (!l && words && claimsLine(words, line, start, end))) {
           // The line's accesses were to this object: all its remote counts too.
-          if (inv > 0) {
-            page_invalidations += uint64_t(inv);
-            ++lines_invalidated;
-          }
           page_remote += takeLineRemote(d->line_remote[index], kLineSize) + whole_even;
         } else if (words && overlap < kLineSize) {
           // The words used say the line's traffic belongs to another object.

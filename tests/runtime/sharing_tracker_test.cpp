@@ -264,19 +264,19 @@ TEST_F(SharingTest, EvenCountsFoldWithObjectsSplittingLines) {
   readEveryLineThriceLineFiveSeven(cache);
   ASSERT_EQ(detail->line_remote_even.load(), 3u);
   const uintptr_t b = base + 5 * 64 + 16, c = base + 20 * 64 + 40;
-  // The middle object first: lines 6..19 whole; lines 5 and 20 are shared
-  // with the neighbours (by bytes, or whole to the object holding the middle
-  // byte when an earlier test left the line a record: either way, not more
-  // than their counts).
+  // The middle object first: lines 6..19 whole, and by bytes (no line was
+  // written, so no word decides; a record an earlier test left on a line,
+  // without words, changes nothing) 48 of line 5's 64 (7 accesses: 5) and
+  // 40 of line 20's (3: 1).
   const uint64_t middle = fold(b, c).remote;
-  EXPECT_GE(middle, 14u * 3);
-  EXPECT_LE(middle, 14u * 3 + 7 + 3);
+  EXPECT_EQ(middle, 14u * 3 + 5 + 1);
   EXPECT_EQ(detail->line_remote_even.load(), 0u);
   EXPECT_EQ(detail->lineRemote(4), 3u);  // spread into the lines left
-  EXPECT_EQ(detail->lineRemote(30), 3u);
+  EXPECT_EQ(detail->lineRemote(5), 2u);
+  EXPECT_EQ(detail->lineRemote(20), 2u);
   const uint64_t low = fold(base, b).remote, high = fold(c, base + kPageSize).remote;
-  EXPECT_GE(low, 5u * 3);
-  EXPECT_GE(high, 43u * 3);
+  EXPECT_EQ(low, 5u * 3 + 2);
+  EXPECT_EQ(high, 43u * 3 + 2);
   EXPECT_EQ(low + middle + high, 64u * 3 + 4);
   flushSharedPageCache(cache, 2, true);
 }
