@@ -42,7 +42,7 @@ struct RuntimeConfig {
   uint32_t page_sample_site_objects = 1024;
   // Lines threads fight over are modelled in one time window in this many
   // (core/line_windows.h; a power of two, rounded down; 0 or 1: always).
-  uint32_t line_window_rate = 1;  // off by default: docs/sampling.md "Hot lines"
+  uint32_t line_window_rate = 8;  // docs/sampling.md "Hot lines"
   // Writes to a shared line after which word-level detail starts.
   uint32_t word_detail_writes = 2;
   // Frames kept per allocation stack.

@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
+
 namespace numaperf {
 namespace line_windows_detail {
 uint32_t g_rate_mask = 0;
@@ -39,7 +43,12 @@ unsigned shiftForFrequency(uint64_t hz) {
 
 bool haveGlobalClock() {
 #if defined(__x86_64__) || defined(__i386__)
-  return true;
+  // An invariant time-stamp counter (CPUID 0x80000007, EDX bit 8) ticks at
+  // one rate in every power state, so the cores agree on the windows; older
+  // processors' counters do not.
+  unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+  if (!__get_cpuid(0x80000007, &eax, &ebx, &ecx, &edx)) return false;
+  return (edx & (1u << 8)) != 0;
 #elif defined(__aarch64__)
   uint64_t hz;
   asm volatile("mrs %0, cntfrq_el0" : "=r"(hz));

@@ -128,8 +128,16 @@ inline bool lineWindowOpen() {
   return t_tally.window_open;
 }
 
-// `n` accesses of the thread to a sampled line left out of the model.
-inline void noteLineSkipped(uint64_t n) { line_windows_detail::t_tally.skipped += n; }
+// `n` accesses of the thread to a sampled line left out of the model. Not
+// counted before the thread has modelled any: the weight is refreshed at the
+// first modelled access, and all the accesses skipped since a line was first
+// sampled, shared by the 64 modelled next, would make each stand for
+// thousands (a short program's counts came out five times too high). What
+// this leaves out is at most one cycle of windows of the thread's accesses.
+inline void noteLineSkipped(uint64_t n) {
+  LineWindowTally &t = line_windows_detail::t_tally;
+  if (t.modelled) t.skipped += n;
+}
 
 // `n` accesses of the thread to a sampled line about to be modelled: how
 // many accesses the first of them stands for (at least 1).
@@ -159,20 +167,22 @@ inline void judgeLineRate(LineShare &l, uint64_t before, uint64_t added) {
   line_windows_detail::judgeLineRateAtCheck(l);
 }
 
-// Whether the invalidations of a write to a line modelled in windows count.
-// Not those of the line's first write in a window: the holders it finds
-// are left from the previous window, and some stopped using the line
-// since (a thread that was descheduled, or moved on to other data); in
-// the program their copies went once, but counted here they would be
-// weighted, and counted again in every window they stay stale. That first
-// write clears them, and the line's other writes in the window count. It
-// drops one invalidation of the line per window at most, while a sampled
-// line has at least kLineWindowMinPerWindow of them.
-inline bool windowCountsWrite(LineShare &l) {
+// How many of the `copies` a write to a line modelled in windows finds
+// count. All of them, except at the line's first invalidating write in a
+// window: the holders it finds are left from the last open window, and
+// some stopped using the line since (a thread that was descheduled, or
+// moved on to other data); in the program their copies went once, but
+// counted here they would be weighted, and again in every window they
+// stay stale. Yet the line did change hands just before the window opened,
+// about as often as inside it, so that write counts one copy: dropping it
+// too lost one change of hands per line and window, a sixth of the count on
+// lines that change hands a few times a window (a shared histogram's bins
+// at 2 threads, docs/sampling.md).
+inline uint32_t windowedCopies(LineShare &l, uint32_t copies) {
   const uint16_t window = line_windows_detail::t_tally.window;
-  if (l.counting_window.load(std::memory_order_relaxed) == window) return true;
+  if (l.counting_window.load(std::memory_order_relaxed) == window) return copies;
   l.counting_window.store(window, std::memory_order_relaxed);
-  return false;
+  return copies < 1 ? copies : 1;
 }
 
 // Forgets the line's sampling (its counts were taken or emptied).

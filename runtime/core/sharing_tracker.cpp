@@ -269,9 +269,8 @@ void rememberLine(SharedPageSlot &s, unsigned index, const LineShare &l, uint16_
 // modelled in a time window stands for that many: line_windows.h).
 void countInvalidations(LineShare &l, uint32_t copies, uint16_t words, uint32_t tag,
                         uint32_t weight) {
-  if (__builtin_expect(l.sampling.load(std::memory_order_relaxed) & kLineSampledNow, 0) &&
-      !windowCountsWrite(l))
-    return;
+  if (__builtin_expect(l.sampling.load(std::memory_order_relaxed) & kLineSampledNow, 0))
+    copies = windowedCopies(l, copies);
   const uint64_t n = uint64_t(copies) * weight;
   const uint64_t before = l.invalidations.fetch_add(n, std::memory_order_relaxed);
   if (l.words)

@@ -100,7 +100,7 @@ TEST_F(LineWindowsTest, TheClockIsReadOnceInSoManyAccesses) {
   EXPECT_FALSE(lineWindowOpen());
 }
 
-TEST_F(LineWindowsTest, ALinesFirstWriteInAWindowDoesNotCount) {
+TEST_F(LineWindowsTest, ALinesFirstInvalidatingWriteInAWindowCountsOneCopy) {
   const uint64_t window = uint64_t(1) << lineWindowShift();
   LineShare l;
   auto readClockAt = [&](uint64_t w) {
@@ -109,20 +109,20 @@ TEST_F(LineWindowsTest, ALinesFirstWriteInAWindowDoesNotCount) {
     return lineWindowOpen();
   };
   ASSERT_TRUE(readClockAt(8));
-  EXPECT_FALSE(windowCountsWrite(l));  // the holders are the last window's
-  EXPECT_TRUE(windowCountsWrite(l));
-  EXPECT_TRUE(windowCountsWrite(l));
+  EXPECT_EQ(windowedCopies(l, 3), 1u);  // the holders are the last window's
+  EXPECT_EQ(windowedCopies(l, 3), 3u);
+  EXPECT_EQ(windowedCopies(l, 1), 1u);
   LineShare other;
-  EXPECT_FALSE(windowCountsWrite(other));  // per line
+  EXPECT_EQ(windowedCopies(other, 2), 1u);  // per line
   ASSERT_TRUE(readClockAt(16));
-  EXPECT_FALSE(windowCountsWrite(l));
-  EXPECT_TRUE(windowCountsWrite(l));
+  EXPECT_EQ(windowedCopies(l, 2), 1u);
+  EXPECT_EQ(windowedCopies(l, 2), 2u);
   // A window whose number is 0 modulo 2^16 is no exception: a fresh line's
-  // first write there does not count either.
+  // first write there counts one copy too.
   ASSERT_TRUE(readClockAt(uint64_t(1) << 16));
   LineShare fresh;
-  EXPECT_FALSE(windowCountsWrite(fresh));
-  EXPECT_TRUE(windowCountsWrite(fresh));
+  EXPECT_EQ(windowedCopies(fresh, 4), 1u);
+  EXPECT_EQ(windowedCopies(fresh, 4), 4u);
 }
 
 TEST_F(LineWindowsTest, WeightsAddUpToAccessesOverModelled) {
@@ -136,6 +136,22 @@ TEST_F(LineWindowsTest, WeightsAddUpToAccessesOverModelled) {
   }
   EXPECT_GE(weights, accesses * 95 / 100);
   EXPECT_LE(weights, accesses * 105 / 100);
+}
+
+TEST_F(LineWindowsTest, AccessesSkippedBeforeTheFirstModelledAreNotWeighted) {
+  // A line becomes sampled in a closed window: 10000 accesses skipped, then
+  // a window of 640 modelled with 3 skipped for each after it. The weights
+  // stand for about the accesses from the first modelled one on, not 64
+  // modelled accesses each standing for the 10000.
+  noteLineSkipped(10000);
+  uint64_t weights = 0, accesses = 0;
+  for (int i = 0; i < 640; ++i) {
+    weights += lineWindowWeight(1);
+    noteLineSkipped(3);
+    accesses += 4;
+  }
+  EXPECT_LE(weights, accesses);
+  EXPECT_GE(weights, accesses / 2);
 }
 
 }  // namespace
