@@ -2,6 +2,7 @@
 
 #include "common/hot_path.h"
 #include "common/prefetch.h"
+#include "core/deferred_forgets.h"
 #include "core/fast_page.h"
 #include "core/line_windows.h"
 #include "core/mempolicy_registry.h"
@@ -370,7 +371,6 @@ void applySampleEstimate(ObjectProfile *p) {
         scaled(p->single_thread_pages, double(p->shared_pages) / double(modelled_pages));
 }
 
-// The page at `addr` starts fresh: no first toucher, counts or detail.
 void forgetPage(PageEntry *e, uintptr_t addr) {
   uint32_t owner = e->owner.exchange(0, std::memory_order_relaxed);
   // Its first toucher must stop counting it inline (fast_page.h).
@@ -554,8 +554,10 @@ bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, Object
       else
         classifier.addPage(use);
     }
-    if (forget_pages && (whole_page || privateToRetirer(d, owner, counted_remote)))
+    if (forget_pages && whole_page)
       forgetPage(e, page);
+    else if (forget_pages && privateToRetirer(d, owner, counted_remote))
+      deferPageForget(*ThreadRegistry::current(), page);  // core/deferred_forgets.h
     else if (forget_pages && away && sampledSize(end - start))
       // A large object's edge page: the next object here decides afresh.
       // (A page of small blocks is checked again as its count grows.)

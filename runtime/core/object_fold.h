@@ -16,6 +16,8 @@
 
 namespace numaperf {
 
+struct PageEntry;
+
 // A page whose invalidations exceed `sharing_share` x its remote accesses is
 // dominated by sharing: its remote accesses are reported as sharing, not as
 // a placement problem (they still count in the totals).
@@ -59,5 +61,8 @@ void forgetReleasedEdgePages(uintptr_t start, uint64_t size);
 // Pages lying wholly inside [start, start + size) start fresh (a block that
 // realloc moved away; its counts were folded before).
 void forgetWholePages(uintptr_t start, uint64_t size);
+
+// The page at `addr` starts fresh: no first toucher, counts or detail.
+void forgetPage(PageEntry *e, uintptr_t addr);
 
 }  // namespace numaperf

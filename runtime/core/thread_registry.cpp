@@ -217,6 +217,7 @@ void ThreadRegistry::markOtherThreadsExited() {
 void ThreadRegistry::markCurrentThreadExited() {
   ThreadState *t = tls_self_;
   if (!t) return;
+  forgetDeferredPages(*t);  // its arena may go to the next new thread
   flushThreadCounts(*t, true);
   flushAllocationCounts(*t);
   unbindFastPage();  // code it still runs counts through hooks

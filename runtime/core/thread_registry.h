@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
+#include "core/deferred_forgets.h"
 #include "core/fast_page.h"
 #include "core/overhead_meter.h"
 #include "core/page_sampling.h"
@@ -44,6 +45,9 @@ struct ThreadState {
   SampledAwayTally away;
   // Range hook calls repeated and not counted yet (range_repeats.h).
   RangeRepeats repeats;
+  // Pages it freed blocks on while private to it, forgotten later
+  // (deferred_forgets.h).
+  DeferredForgets deferred_forgets;
   OverheadMeter meter;  // sampled time in hooks (overhead_meter.h)
   // Objects allocated in a row from one site, not yet added to its record (up
   // to 256 at a time):
