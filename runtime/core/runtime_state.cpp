@@ -122,7 +122,7 @@ void finishAndReport() {
   int expected = kActive;
   if (!g_runtime_status.compare_exchange_strong(expected, kFinished)) return;
   RuntimeScope scope;
-  threadRegistry().markCurrentThreadExited();
+  threadRegistry().markCurrentThreadExited(/*process_end=*/true);
   uint64_t end_ns = monotonicNanos();
   forceProfilingOff();  // hooks after the report would count for nothing
   writeReport(*g_config, g_start_ns, end_ns);

@@ -214,10 +214,10 @@ void ThreadRegistry::markOtherThreadsExited() {
   alive_ = tls_self_ && !tls_self_->retired ? 1 : 0;
 }
 
-void ThreadRegistry::markCurrentThreadExited() {
+void ThreadRegistry::markCurrentThreadExited(bool process_end) {
   ThreadState *t = tls_self_;
   if (!t) return;
-  forgetDeferredPages(*t);  // its arena may go to the next new thread
+  if (!process_end) forgetDeferredPages(*t);  // its arena may go to the next new thread
   flushThreadCounts(*t, true);
   flushAllocationCounts(*t);
   unbindFastPage();  // code it still runs counts through hooks

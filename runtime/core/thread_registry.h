@@ -97,7 +97,10 @@ class ThreadRegistry {
   // Returns nullptr when memory for the record cannot be had.
   ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high);
   // Marks the calling thread as finished (and flushes its buffered counts).
-  void markCurrentThreadExited();
+  // A thread that goes while the process runs on also forgets the pages it
+  // deferred (deferred_forgets.h); at the end of the process (the report
+  // follows) they keep their first toucher and counts.
+  void markCurrentThreadExited(bool process_end = false);
   // In a forked child: every other thread stayed behind in the parent.
   void markOtherThreadsExited();
   // Around fork.
