@@ -7,20 +7,16 @@
 namespace numaperf {
 namespace {
 
-// Forgets the page if the thread is still its first toucher and no other
-// thread reached it since (as privateToRetirer decided at the free).
+// Forgets the page if it is still private to the thread, as it was at the
+// free.
 void forgetIfStillPrivate(const ThreadState &t, uintptr_t page) {
   ShadowMemory &shadow = shadowMemory();
   if (!shadow.ready()) return;
   PageEntry *e = shadow.entryFor(page);
-  if (!e || e->owner.load(std::memory_order_relaxed) != t.owner_tag ||
-      e->early_remote.load(std::memory_order_relaxed) != 0)
-    return;
-  const PageDetail *d = e->detail.load(std::memory_order_acquire);
-  if (d && (d->shared.load(std::memory_order_relaxed) ||
-            d->sole_user.load(std::memory_order_relaxed) != 0))
-    return;
-  forgetPage(e, page);
+  if (e && pageKeptPrivate(t.owner_tag, e->owner.load(std::memory_order_relaxed),
+                           e->early_remote.load(std::memory_order_relaxed) != 0,
+                           e->detail.load(std::memory_order_acquire)))
+    forgetPage(e, page);
 }
 
 }  // namespace

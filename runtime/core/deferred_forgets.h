@@ -30,7 +30,8 @@ struct DeferredForgets {
 // which just freed a block on it.
 void deferPageForget(ThreadState &t, uintptr_t page);
 // Forgets every page `t` deferred that is still private to it; the calling
-// thread is `t`, exiting (or forking: the child's copy is emptied).
+// thread is `t`, exiting while the process runs on. (A forked child keeps
+// the forking thread's table: the pages are that thread's there too.)
 void forgetDeferredPages(ThreadState &t);
 
 }  // namespace numaperf

@@ -424,12 +424,16 @@ namespace {
 // when it does not hold the page's middle byte.
 bool privateToRetirer(const PageDetail *d, uint32_t owner, bool counted_remote) {
   const ThreadState *t = ThreadRegistry::current();
-  if (!t || owner != t->owner_tag || counted_remote) return false;
-  return !d || (!d->shared.load(std::memory_order_relaxed) &&
-                d->sole_user.load(std::memory_order_relaxed) == 0);
+  return t && pageKeptPrivate(t->owner_tag, owner, counted_remote, d);
 }
 
 }  // namespace
+
+bool pageKeptPrivate(uint32_t tag, uint32_t owner, bool counted_remote, const PageDetail *d) {
+  if (owner != tag || counted_remote) return false;
+  return !d || (!d->shared.load(std::memory_order_relaxed) &&
+                d->sole_user.load(std::memory_order_relaxed) == 0);
+}
 
 bool takeObjectProfile(uintptr_t start, uintptr_t end, bool forget_pages, ObjectProfile *out,
                        uintptr_t claim_start, uintptr_t claim_end) {

@@ -16,6 +16,7 @@
 
 namespace numaperf {
 
+struct PageDetail;
 struct PageEntry;
 
 // A page whose invalidations exceed `sharing_share` x its remote accesses is
@@ -64,5 +65,10 @@ void forgetWholePages(uintptr_t start, uint64_t size);
 
 // The page at `addr` starts fresh: no first toucher, counts or detail.
 void forgetPage(PageEntry *e, uintptr_t addr);
+
+// Whether a page whose first toucher is `owner`, with `counted_remote`
+// (early remote accesses) and detail `d`, stayed private to thread `tag`:
+// no other thread reached it.
+bool pageKeptPrivate(uint32_t tag, uint32_t owner, bool counted_remote, const PageDetail *d);
 
 }  // namespace numaperf

@@ -42,3 +42,22 @@ TEST(DeferredForgets, APageIsForgottenWhenAnotherTakesItsSlot) {
     threadRegistry().markCurrentThreadExited();
   }).join();
 }
+
+// At the end of the process the report follows and no thread takes the
+// arena over: the deferred pages keep their first toucher (and counts).
+TEST(DeferredForgets, NotAtTheEndOfTheProcess) {
+  ASSERT_TRUE(shadowMemory().init());
+  alignas(4096) static char arena[4096];
+  const auto page = reinterpret_cast<uintptr_t>(arena);
+  ShadowMemory &shadow = shadowMemory();
+  std::thread([&] {
+    ThreadState *t = threadRegistry().registerCurrentThread(nullptr, 0);
+    ASSERT_NE(t, nullptr);
+    shadow.entryFor(page)->owner.store(t->owner_tag);
+    shadow.noteClaim();
+    deferPageForget(*t, page);
+    threadRegistry().markCurrentThreadExited(/*process_end=*/true);
+    EXPECT_EQ(shadow.entryFor(page)->owner.load(), t->owner_tag);
+    shadow.entryFor(page)->owner.store(0);
+  }).join();
+}
