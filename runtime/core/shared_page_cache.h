@@ -80,8 +80,29 @@ constexpr unsigned kSharedPageSlots = 32;
 constexpr unsigned kLargeSharedPageSlots = 512;
 constexpr unsigned kMaxLargeSharedPageCaches = 64;
 
+// A line of a shared page whose last read by this thread found a valid copy
+// through the line model without a change (the words noted, the thread a
+// holder): while the line's epoch stays, the thread still holds a copy and
+// the slot still serves the page, the next read of those words is the same
+// hit, and it is counted here without looking up the slot or the line.
+// That is what a thread pays for rereading data another thread wrote long
+// ago (a lambda's captures on the creator's stack or heap, a table's
+// header) in a loop that takes a lock: the optimiser reloads it at every
+// iteration, and each read was a full pass through the line model.
+struct HeldLineRead {
+  const PageDetail *page = nullptr;  // nullptr: empty
+  SharedPageSlot *slot = nullptr;
+  const LineShare *line = nullptr;
+  uint32_t epoch = 0;  // LineShare::epoch when the words below were noted
+  uint16_t words = 0;  // words whose reads are noted (all, on a line without word detail)
+  uint8_t index = 0;   // of the line in the page
+};
+constexpr unsigned kHeldLineReads = 8;  // by line address: a loop rereads a few lines
+
 struct SharedPageCache {
   SharedPageSlot *slots = nullptr;  // allocated on first use (sharedPageSlotCount says how many)
+  // Emptied whenever `slots` changes (they point into it).
+  HeldLineRead held[kHeldLineReads];
   unsigned set_mask = 0;            // two-way sets - 1
   uint8_t lru[kLargeSharedPageSlots / 2] = {};  // per two-way set: the way to replace next
   // While the cache is small: the page each slot of a direct-mapped cache

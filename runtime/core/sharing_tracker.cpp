@@ -892,6 +892,7 @@ void giveBackSlots(SharedPageSlot *slots) {
 
 void useSlots(SharedPageCache &c, SharedPageSlot *slots) {
   const unsigned count = sharedPageSlotCount(slots);
+  for (HeldLineRead &h : c.held) h = HeldLineRead();
   c.slots = slots;
   c.set_mask = count / 2 - 1;
   for (uint8_t &bit : c.lru) bit = 0;
@@ -977,12 +978,46 @@ inline SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) 
 namespace {
 uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
                          uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
-                         uint64_t repeat);
+                         uint64_t repeat, HeldLineRead *held = nullptr);
+
+// The read of `words` of the line `h` remembers, by thread `tag`, when it is
+// still the hit it was (HeldLineRead): counted as countLineInSlot's lock-free
+// path counts a hit, into `*remote`. False, counting nothing, otherwise.
+inline bool readHeldLine(SharedPageCache &c, HeldLineRead &h, uint32_t tag, PageDetail *d,
+                         uint16_t words, bool is_remote, uintptr_t pc, uint64_t *remote) {
+  SharedPageSlot &s = *h.slot;
+  if (s.page != d || (words & ~h.words) ||
+      s.generation != d->generation.load(std::memory_order_acquire))
+    return false;
+  const LineShare &l = *h.line;
+  if (l.epoch.load(std::memory_order_acquire) != h.epoch) return false;
+  const uint64_t state = l.state.load(std::memory_order_acquire);
+  if (!(state & holderBit(tag)) || (l.sampling.load(std::memory_order_relaxed) & kLineSampledNow))
+    return false;
+  const unsigned set = setOf(c, d);
+  c.lru[set] = &s == &c.slots[2 * set] ? 1 : 0;  // as slotFor's hit
+  countInSlot(s, d, false, 1);
+  *remote = is_remote && !(state & kContendedLine) ? 1 : 0;
+  if (*remote) {
+    addLineRemote(s, h.index, 1);
+    if (pc) bufferSite(s, pc, 1);
+  }
+  return true;
+}
 }  // namespace
 
 uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, uintptr_t addr,
                            uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
                            uint64_t repeat) {
+  const unsigned index = unsigned((addr >> kLineShift) % kLinesPerPage);
+  HeldLineRead *held = nullptr;
+  if (!is_write && repeat == 1) {
+    held = &cache.held[(addr >> kLineShift) % kHeldLineReads];
+    uint64_t remote;
+    if (held->page == d && held->index == index &&
+        readHeldLine(cache, *held, tag, d, words, is_remote, pc, &remote))
+      return remote;
+  }
   SharedPageSlot *s = slotFor(cache, tag, d);
   if (__builtin_expect(s == nullptr, 0)) {
     // No memory for the cache: the exact path, access by access.
@@ -995,8 +1030,7 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
     return counted;
   }
   countInSlot(*s, d, is_write, repeat);
-  return countLineInSlot(*s, tag, d, unsigned((addr >> kLineShift) % kLinesPerPage), words,
-                         is_write, is_remote, pc, repeat);
+  return countLineInSlot(*s, tag, d, index, words, is_write, is_remote, pc, repeat, held);
 }
 
 namespace {
@@ -1005,7 +1039,7 @@ namespace {
 // the line model for line `index`.
 uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
                          uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
-                         uint64_t repeat) {
+                         uint64_t repeat, HeldLineRead *held) {
   SharedPageSlot *s = &slot;
   uint64_t bit = uint64_t(1) << index;
   uint64_t counted = is_remote ? repeat : 0;
@@ -1063,6 +1097,14 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
         if (pc) {
           if (line_site) bufferLineSite(*s, index, pc, weight);
           if (page_sites) bufferSite(*s, pc, page_sites);
+        }
+        if (held && weight == 1 && !(s->sampled_lines & bit) &&
+            (line->state.load(std::memory_order_relaxed) & mine)) {
+          // The thread now holds a copy, its words noted: the next read
+          // of them is a hit while the line's epoch stays.
+          *held = HeldLineRead{d, s, line, s->line_epoch[index],
+                               has_words ? s->noted_words[index] : uint16_t(0xffff),
+                               uint8_t(index)};
         }
         return counted;
       }
@@ -1350,6 +1392,7 @@ void flushSharedPageCache(SharedPageCache &cache, uint32_t tag, bool release) {
   const unsigned count = sharedPageSlotCount(slots);
   for (unsigned i = 0; i < count; ++i) flushSlot(slots[i], tag);
   if (release) {
+    for (HeldLineRead &h : cache.held) h = HeldLineRead();
     cache.slots = nullptr;
     cache.large_tags = nullptr;
     giveBackSlots(slots);

@@ -373,6 +373,56 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   expectCachedMatchesExact(trace);
 }
 
+// Rereads of lines a thread holds take HeldLineRead's shortcut, which must
+// decide them as the line model does: mostly reads of a few lines, now and
+// then a write that takes the copies.
+TEST_F(SharingTest, RereadsOfHeldLinesCountLikeTheExactPath) {
+  std::vector<TraceAccess> trace;
+  uint64_t seed = 777;
+  addRandomAccesses(&trace, seed, 20000, [&seed] { return uint32_t(1 + nextRandom(seed, 4)); }, 40);
+  expectCachedMatchesExact(trace);
+}
+
+// The shortcut is taken for a reread of a held line, and not once another
+// thread's write has taken the copy: that read is a miss again.
+TEST_F(SharingTest, AHeldLineIsRereadThroughTheShortcutUntilAWriteTakesIt) {
+  SharedPageCache writer, reader;
+  const uint16_t words = lineWordMask(0, 8);
+  auto write = [&] { countSharedAccess(writer, 1, detail, base, words, true, false, 0x1); };
+  auto read = [&] { return countSharedAccess(reader, 2, detail, base, words, false, true, 0x2); };
+  const HeldLineRead &held = reader.held[(base >> kLineShift) % kHeldLineReads];
+  write();
+  EXPECT_EQ(read(), 1u);  // a miss
+  write();                // takes the reader's copy: the line is contended
+  EXPECT_EQ(read(), 1u);  // a miss again
+  EXPECT_EQ(read(), 0u);  // a hit, through the line model
+  EXPECT_EQ(held.page, detail);
+  EXPECT_EQ(read(), 0u);  // a hit, through the shortcut
+  EXPECT_EQ(read(), 0u);
+  write();
+  EXPECT_EQ(read(), 1u);  // the copy is gone: a miss, whatever the shortcut remembers
+  flushSharedPageCache(writer, 1, true);
+  flushSharedPageCache(reader, 2, true);
+  EXPECT_EQ(held.page, nullptr);  // emptied with the slots
+  const ObjectProfile p = fold(base, base + kPageSize);
+  EXPECT_EQ(p.shared_reads, 6u);
+  EXPECT_EQ(p.shared_writes, 3u);
+  EXPECT_EQ(p.remote, 3u);
+}
+
+// A line's word detail begins (a new epoch) while a reader holds its copy,
+// its own writes passing the threshold: its next read of another word must
+// be noted, so that the other thread's write to that word is true sharing.
+TEST_F(SharingTest, ARereadAfterTheWordDetailBeganIsNoted) {
+  setWordDetailThreshold(5);
+  // Two writers: the page has many users, the line no word detail yet.
+  std::vector<TraceAccess> trace = {{1, 0, 4, true},  {3, 0, 4, true},  {2, 4, 4, false},
+                                    {2, 4, 4, false}, {2, 4, 4, true},  {2, 4, 4, true},
+                                    {2, 4, 4, true},  {2, 8, 4, false}, {1, 8, 4, true},
+                                    {2, 8, 4, false}};
+  expectCachedMatchesExact(trace);
+}
+
 // Threads with tags past the line state's mask (kMaskedHolders) are kept in
 // a list under the line's lock, next to masked ones that change the state
 // without it: mixed, every access is still decided as the exact path does.
