@@ -930,6 +930,11 @@ inline unsigned setOf(const SharedPageCache &c, const PageDetail *d) {
 
 inline SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d);
 
+// A hit on the slot `s` of set `set`: the set's other way is replaced next.
+inline void markUsed(SharedPageCache &c, unsigned set, const SharedPageSlot *s) {
+  c.lru[set] = s == &c.slots[2 * set] ? 1 : 0;
+}
+
 // slotFor when the page is in neither way of its set (or the cache has no
 // slots yet): kept out of line, so that the hit path inlines into the hooks.
 __attribute__((noinline)) SharedPageSlot *slotForMiss(SharedPageCache &c, uint32_t tag,
@@ -957,13 +962,12 @@ inline SharedPageSlot *slotFor(SharedPageCache &c, uint32_t tag, PageDetail *d) 
   SharedPageSlot *s;
   if (way[0].page == d) {
     s = &way[0];
-    c.lru[set] = 1;  // way 1 is now the older
   } else if (way[1].page == d) {
     s = &way[1];
-    c.lru[set] = 0;
   } else {
     return slotForMiss(c, tag, d);
   }
+  markUsed(c, set, s);
   if (__builtin_expect(s->generation != d->generation.load(std::memory_order_acquire), 0)) {
     // The page was reset for a new object since: what the slot holds is stale.
     resetSlot(*s);
@@ -994,8 +998,7 @@ inline bool readHeldLine(SharedPageCache &c, HeldLineRead &h, uint32_t tag, Page
   const uint64_t state = l.state.load(std::memory_order_acquire);
   if (!(state & holderBit(tag)) || (l.sampling.load(std::memory_order_relaxed) & kLineSampledNow))
     return false;
-  const unsigned set = setOf(c, d);
-  c.lru[set] = &s == &c.slots[2 * set] ? 1 : 0;  // as slotFor's hit
+  markUsed(c, setOf(c, d), &s);
   countInSlot(s, d, false, 1);
   *remote = is_remote && !(state & kContendedLine) ? 1 : 0;
   if (*remote) {
