@@ -1033,6 +1033,16 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
     return counted;
   }
   countInSlot(*s, d, is_write, repeat);
+  // A line modelled in time windows, outside them: only counted (above).
+  // The slot marks such lines only once the page left single-user mode and
+  // was written while shared, which lasts until its next object (a new
+  // generation, and slotFor empties the slot), so countLineInSlot's checks
+  // before its own window test would pass: the most frequent access to a
+  // line threads fight over costs no further call.
+  if ((s->sampled_lines >> index) & 1 && !lineWindowOpen()) {
+    noteLineSkipped(repeat);
+    return 0;
+  }
   return countLineInSlot(*s, tag, d, index, words, is_write, is_remote, pc, repeat, held);
 }
 

@@ -333,6 +333,21 @@ void SharingTest::expectCachedMatchesExact(const std::vector<TraceAccess> &trace
   for (const TraceAccess &a : trace)
     exact.push_back(trackSharedAccess(a.tag, detailOf(base + a.offset), base + a.offset, a.size,
                                       a.write, a.tag != 1, 0x10 + a.tag));
+  // The words each line saw, saw used by two threads, and saw written decide
+  // which object owns it and are the report's evidence (object_fold.cpp).
+  auto wordsOf = [&](uintptr_t pages) {
+    std::vector<uint64_t> words;
+    for (uintptr_t page = pages; page < pages + 2 * kPageSize; page += kPageSize)
+      for (const auto &slot : detailOf(page)->lines) {
+        const LineShare *l = slot.load();
+        words.push_back(l && l->words ? uint64_t(l->words_seen.load()) |
+                                            uint64_t(l->words_both.load()) << 16 |
+                                            uint64_t(l->words_written.load()) << 32
+                                      : 0);
+      }
+    return words;
+  };
+  const std::vector<uint64_t> want_words = wordsOf(base);
   ObjectProfile want = fold(base, base + 2 * kPageSize);
 
   const uintptr_t other = base + 2 * kPageSize;
@@ -345,6 +360,7 @@ void SharingTest::expectCachedMatchesExact(const std::vector<TraceAccess> &trace
                                        a.tag != 1, 0x10 + a.tag) == 1);
   }
   for (auto &[tag, cache] : caches) flushSharedPageCache(cache, tag, true);
+  EXPECT_EQ(wordsOf(other), want_words);
   ObjectProfile got = fold(other, other + 2 * kPageSize);
 
   ASSERT_EQ(exact.size(), cached.size());
@@ -373,7 +389,7 @@ TEST_F(SharingTest, CachedPathMatchesTheExactPath) {
   expectCachedMatchesExact(trace);
 }
 
-// Rereads of lines a thread holds take HeldLineRead's shortcut, which must
+// Rereads of lines a thread holds take HeldLine's shortcut, which must
 // decide them as the line model does: mostly reads of a few lines, now and
 // then a write that takes the copies.
 TEST_F(SharingTest, RereadsOfHeldLinesCountLikeTheExactPath) {
@@ -408,6 +424,23 @@ TEST_F(SharingTest, AHeldLineIsRereadThroughTheShortcutUntilAWriteTakesIt) {
   EXPECT_EQ(p.shared_reads, 6u);
   EXPECT_EQ(p.shared_writes, 3u);
   EXPECT_EQ(p.remote, 3u);
+}
+
+// Runs of accesses by one thread to a line it took from the others (a shared
+// bin, a counter), reads and writes of its words mixed, the threads taking
+// turns between runs: the lock-free hits on a thread's only copy meet
+// copies taken in every way.
+TEST_F(SharingTest, RunsOfWritesToAnOnlyCopyCountLikeTheExactPath) {
+  std::vector<TraceAccess> trace;
+  uint64_t seed = 4242;
+  for (int i = 0; i < 3000; ++i) {
+    const uint32_t tag = uint32_t(1 + nextRandom(seed, 4));
+    const uintptr_t line = nextRandom(seed, 2) * kPageSize + nextRandom(seed, 4) * kLineSize;
+    const int run = 1 + int(nextRandom(seed, 12));
+    for (int r = 0; r < run; ++r)
+      trace.push_back({tag, line + 8 * nextRandom(seed, 8), 8, nextRandom(seed, 2) != 0});
+  }
+  expectCachedMatchesExact(trace);
 }
 
 // A line's word detail begins (a new epoch) while a reader holds its copy,
