@@ -77,6 +77,9 @@ WORKLOADS = [
 QUICK_WORKLOADS = ("graph", "pipeline")
 
 TARGETS = dict(geomean=2.0, worst=4.0, rss_factor=1.2, rss_extra_mib=64)
+# Native runs of one workload further apart than this (slowest/fastest) are
+# flagged: on a quiet machine three repetitions stay within a few percent.
+NOISY_SPREAD = 1.25
 
 PLANT_RE = re.compile(r"//\s*PLANTED:\s*([A-Za-z_][A-Za-z_ ,]*)")
 CHECKSUM_RE = re.compile(r"^checksum:\s*(\S+)\s*$", re.M)
@@ -89,6 +92,25 @@ def log(msg):
 def geomean(xs):
     xs = [x for x in xs if x and x > 0]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else None
+
+
+def paired_ratio(num_runs, den_runs, key="seconds"):
+    """Median over repetitions of num / den, each repetition's two runs taken
+    together (the rotation runs them close in time): when the host's speed
+    drifts between repetitions (vCPUs moved, a neighbour busy) both move and
+    their ratio much less. None unless every run of both is ok."""
+    if not num_runs or len(num_runs) != len(den_runs):
+        return None
+    if any(r["status"] != "ok" or not r.get(key) for r in num_runs + den_runs):
+        return None
+    return statistics.median(a[key] / b[key] for a, b in zip(num_runs, den_runs))
+
+
+def spread(runs, key="seconds"):
+    """Slowest over fastest of the ok runs: how far the host alone moved one
+    build's time (None with fewer than two)."""
+    xs = [r[key] for r in runs if r["status"] == "ok" and r.get(key)]
+    return max(xs) / min(xs) if len(xs) > 1 else None
 
 
 def run_capture(cmd, env=None, timeout=None):
@@ -384,6 +406,11 @@ class Harness:
             for v in ("numaperf", "floor"):
                 if v in med and n["cpu_seconds"] > 0:
                     s[v + "_cpu_ratio"] = med[v]["cpu_seconds"] / n["cpu_seconds"]
+            paired = paired_ratio(runs["numaperf"], runs["native"])
+            if paired is not None:
+                s["numaperf_paired_ratio"] = paired
+            if spread(runs["native"]) is not None:
+                s["native_spread"] = spread(runs["native"])
             if "numaperf" in med:
                 s["rss_ratio"] = med["numaperf"]["rss_kib"] / n["rss_kib"]
                 limit = TARGETS["rss_factor"] * n["rss_kib"] + TARGETS["rss_extra_mib"] * 1024
@@ -471,7 +498,7 @@ class Harness:
         lines.append("-" * len(hdr))
         summary = {}
         for key, label in (("numaperf_ratio", "numaperf"), ("numaperf_cpu_ratio", "numaperf cpu"),
-                           ("floor_ratio", "floor"),
+                           ("numaperf_paired_ratio", "paired"), ("floor_ratio", "floor"),
                            ("rss_ratio", "peak RSS"), ("numaperf_build_ratio", "build time"),
                            ("numaperf_size_ratio", "binary size")):
             vals = [(s[key], s["name"]) for s in results if s.get(key)]
@@ -501,6 +528,14 @@ class Harness:
                 min(transfers), max(transfers),
                 " (it changed: compare workloads measured at similar values)"
                 if max(transfers) > 1.5 * min(transfers) else ""))
+        noisy = ["%s %.2fx" % (s["name"], s["native_spread"]) for s in results
+                 if s.get("native_spread", 1) > NOISY_SPREAD]
+        if noisy:
+            # docs/benchmarks.md "Reading the numbers": the paired figure takes
+            # each repetition's native and numaperf runs together.
+            lines.append("noisy: the native runs' slowest/fastest was %s: their ratios are "
+                         "uncertain (the paired geomean pairs each repetition's runs)"
+                         % ", ".join(noisy))
         loads = [x for s in results for x in s.get("loadavg", []) if x is not None]
         cpus = os.cpu_count() or 1
         if loads and max(loads) > cpus + 0.5:
