@@ -21,6 +21,8 @@ import os
 import statistics
 import subprocess
 
+from stats import geomean, paired_ratio
+
 OFF_TARGET = 1.05
 
 
@@ -64,8 +66,10 @@ def _clean_env():
 def _median_runs(h, run, variants, argv, rundir, log):
     """Runs each (name, path, extra env) variant h.o.reps times, rotating the
     order; returns name -> median seconds (None if a run failed) and the
-    profiles written by runs that asked for one."""
+    profiles written by runs that asked for one, and name -> the runs
+    (status, seconds) in repetition order."""
     times = {name: [] for name, _, _ in variants}
+    runs = {name: [] for name, _, _ in variants}
     profiles = {name: [] for name, _, _ in variants}
     for rep in range(h.o.reps):
         k = rep % len(variants)
@@ -79,10 +83,11 @@ def _median_runs(h, run, variants, argv, rundir, log):
             log("  %-9s rep %d: %-7s %7.3fs %s" % (name, rep + 1, st["status"], wall or 0,
                                                    st.get("detail", "")))
             times[name].append(wall if st["status"] == "ok" else None)
+            runs[name].append(dict(status=st["status"], seconds=wall))
             if os.path.exists(base + ".json"):
                 profiles[name].append(base + ".json")
     med = {n: (statistics.median(v) if v and None not in v else None) for n, v in times.items()}
-    return med, profiles
+    return med, profiles, runs
 
 
 def _baseline_build(h, w, log):
@@ -121,9 +126,12 @@ def run(h, selected, results, timed_run, log):
         base = _baseline_build(h, w, log) if h.o.baseline_build_dir else None
         if base:
             variants.append(("off-base", base, {"NUMAPERF_ACTIVE": "0"}))
-        med, _ = _median_runs(h, timed_run, variants, argv, rundir, log)
+        med, _, runs = _median_runs(h, timed_run, variants, argv, rundir, log)
         if med["native"] and med["off"]:
             row["off_ratio"] = med["off"] / med["native"]
+            # The same, repetition by repetition (docs/benchmarks.md,
+            # "Reading the numbers").
+            row["off_paired_ratio"] = paired_ratio(runs["off"], runs["native"])
         if med["native"] and med.get("off-base"):
             row["off_base_ratio"] = med["off-base"] / med["native"]
         # -- profile-derived filter
@@ -151,7 +159,7 @@ def run(h, selected, results, timed_run, log):
             row["problem"] = "selected build failed: " + b.stderr.strip()[-300:]
             rows.append(row)
             continue
-        med, profiles = _median_runs(h, timed_run, [
+        med, profiles, _ = _median_runs(h, timed_run, [
             ("full", builds["numaperf"]["path"], {}),
             ("selected", out, {})], argv, rundir, log)
         if med["full"] and med["selected"]:
@@ -194,20 +202,19 @@ def run(h, selected, results, timed_run, log):
             r.get("dropped_functions", "-"), kept,
             ("  " + r["problem"]) if r.get("problem") else ""))
     summary = dict(rows=rows, off_target=OFF_TARGET)
-    for key in ("off_ratio", "off_base_ratio", "selected_vs_full"):
+    for key in ("off_ratio", "off_paired_ratio", "off_base_ratio", "selected_vs_full"):
         vals = [r[key] for r in rows if r.get(key)]
         if vals:
-            g = 1.0
-            for v in vals:
-                g *= v
-            g **= 1.0 / len(vals)
-            summary[key + "_geomean"] = g
+            summary[key + "_geomean"] = geomean(vals)
             summary[key + "_worst"] = max(vals)
     lines.append("-" * len(hdr))
     if "off_ratio_geomean" in summary:
         lines.append("profiling off: geomean %.3fx, worst %.3fx of native (target <= %.2fx: %s)" % (
             summary["off_ratio_geomean"], summary["off_ratio_worst"], OFF_TARGET,
             "met" if summary["off_ratio_worst"] <= OFF_TARGET else "NOT met"))
+    if "off_paired_ratio_geomean" in summary:
+        lines.append("profiling off, paired: geomean %.3fx, worst %.3fx of native" % (
+            summary["off_paired_ratio_geomean"], summary["off_paired_ratio_worst"]))
     if "off_base_ratio_geomean" in summary:
         lines.append("profiling off, baseline build (%s): geomean %.3fx, worst %.3fx of native" % (
             h.o.baseline_build_dir, summary["off_base_ratio_geomean"],
