@@ -29,11 +29,11 @@ import re
 import shutil
 import signal
 import statistics
-
-from stats import geomean, paired_ratio, spread
 import subprocess
 import sys
 import time
+
+from stats import geomean, paired_ratio, spread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
