@@ -3,7 +3,8 @@
 // possible. A program whose own accesses thrash the TLB (random accesses
 // over a large heap) pays a page walk for each distinct page an interceptor
 // touches: two extra data pages per lock slowed a hash table by 20%
-// (docs/benchmarks.md, "Session 9").
+// (docs/benchmarks.md, "Session 9"). tests/runtime/hot_path_layout_test.py
+// fails when a function on that path lands elsewhere.
 #pragma once
 
 // The linker places .text.hot.* input sections together at the start of

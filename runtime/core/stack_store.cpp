@@ -1,5 +1,6 @@
 #include "core/stack_store.h"
 
+#include "common/hot_path.h"
 #include "common/internal_alloc.h"
 
 #include <cstring>
@@ -11,7 +12,9 @@ StackStore &stackStore() {
   return *store;
 }
 
-void StackRecord::noteAllocations(uint64_t n, uint64_t size) {
+// Every allocation of a site a thread keeps allocating at (also with
+// profiling off): on the interceptors' pages (hot_path.h).
+NUMAPERF_HOT_PATH void StackRecord::noteAllocations(uint64_t n, uint64_t size) {
   if (n) instances.fetch_add(n, std::memory_order_relaxed);
   uint64_t seen = max_size.load(std::memory_order_relaxed);
   while (size > seen && !max_size.compare_exchange_weak(seen, size)) {

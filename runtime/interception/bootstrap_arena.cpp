@@ -1,5 +1,7 @@
 #include "interception/bootstrap_arena.h"
 
+#include "common/hot_path.h"
+
 #include <atomic>
 #include <cstdint>
 #include <cstring>
@@ -33,7 +35,9 @@ void *bootstrapAlloc(size_t size, size_t alignment) {
   }
 }
 
-bool isBootstrapPointer(const void *p) {
+// Asked by every free (also with profiling off): on the interceptors' pages
+// (hot_path.h).
+NUMAPERF_HOT_PATH bool isBootstrapPointer(const void *p) {
   auto a = reinterpret_cast<uintptr_t>(p);
   auto lo = reinterpret_cast<uintptr_t>(g_arena);
   return a >= lo && a < lo + kArenaSize;
