@@ -386,8 +386,9 @@ class Harness:
             paired = paired_ratio(runs["numaperf"], runs["native"])
             if paired is not None:
                 s["numaperf_paired_ratio"] = paired
-            if spread(runs["native"]) is not None:
-                s["native_spread"] = spread(runs["native"])
+            native_spread = spread(runs["native"])
+            if native_spread is not None:
+                s["native_spread"] = native_spread
             if "numaperf" in med:
                 s["rss_ratio"] = med["numaperf"]["rss_kib"] / n["rss_kib"]
                 limit = TARGETS["rss_factor"] * n["rss_kib"] + TARGETS["rss_extra_mib"] * 1024

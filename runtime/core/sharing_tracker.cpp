@@ -984,6 +984,21 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
                          uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
                          uint64_t repeat, HeldLineRead *held = nullptr);
 
+// Whether the access of `repeat` to line `index` of the slot's page falls
+// outside the time windows of a line modelled in them (line_windows.h): then
+// it is only counted as a read or write of the page (by the caller, before)
+// and noted as skipped. Asked before countLineInSlot, which models only
+// accesses that pass here. The slot marks a line sampled only once the page
+// left single-user mode and was written while shared, which lasts until its
+// next object (a new generation, and slotFor empties the slot): the line
+// model's checks before its windows would pass, and the commonest access to
+// a line threads fight over costs no call into it.
+inline bool skippedOutsideWindow(const SharedPageSlot &s, unsigned index, uint64_t repeat) {
+  if (!((s.sampled_lines >> index) & 1) || lineWindowOpen()) return false;
+  noteLineSkipped(repeat);
+  return true;
+}
+
 // The read of `words` of the line `h` remembers, by thread `tag`, when it is
 // still the hit it was (HeldLineRead): counted as countLineInSlot's lock-free
 // path counts a hit, into `*remote`. False, counting nothing, otherwise.
@@ -1033,23 +1048,15 @@ uint64_t countSharedAccess(SharedPageCache &cache, uint32_t tag, PageDetail *d, 
     return counted;
   }
   countInSlot(*s, d, is_write, repeat);
-  // A line modelled in time windows, outside them: only counted (above).
-  // The slot marks such lines only once the page left single-user mode and
-  // was written while shared, which lasts until its next object (a new
-  // generation, and slotFor empties the slot), so countLineInSlot's checks
-  // before its own window test would pass: the most frequent access to a
-  // line threads fight over costs no further call.
-  if ((s->sampled_lines >> index) & 1 && !lineWindowOpen()) {
-    noteLineSkipped(repeat);
-    return 0;
-  }
+  if (skippedOutsideWindow(*s, index, repeat)) return 0;
   return countLineInSlot(*s, tag, d, index, words, is_write, is_remote, pc, repeat, held);
 }
 
 namespace {
 
 // countSharedAccess once the accesses are counted in the slot `s` of `d`:
-// the line model for line `index`.
+// the line model for line `index`, for an access that passed
+// skippedOutsideWindow.
 uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsigned index,
                          uint16_t words, bool is_write, bool is_remote, uintptr_t pc,
                          uint64_t repeat, HeldLineRead *held) {
@@ -1077,19 +1084,12 @@ uint64_t countLineInSlot(SharedPageSlot &slot, uint32_t tag, PageDetail *d, unsi
     leaveSingleUser(d);
   }
   if (d->written_while_shared.load(std::memory_order_relaxed)) {
-    // A line modelled in time windows (line_windows.h): outside them the
-    // access is only counted (above, as a read or write of the page); in
-    // them it stands for the accesses the thread skipped. What the slot
-    // knows of the line may be stale by up to a window (the line is not
-    // read here); the next modelled access brings it up to date.
-    uint32_t weight = 1;
-    if (s->sampled_lines & bit) {
-      if (!lineWindowOpen()) {
-        noteLineSkipped(repeat);
-        return 0;
-      }
-      weight = lineWindowWeight(repeat);
-    }
+    // A line modelled in time windows (line_windows.h), in one (the caller
+    // passed skippedOutsideWindow): the access stands for those the thread
+    // skipped. What the slot knows of the line may be stale by up to a
+    // window (the line is not read here); the next modelled access brings
+    // it up to date.
+    const uint32_t weight = s->sampled_lines & bit ? lineWindowWeight(repeat) : 1;
     LineShare *line = d->lines[index].load(std::memory_order_acquire);
     const uint64_t mine = holderBit(tag);
     if (line && is_write) prefetchForWrite(&line->state);
@@ -1220,7 +1220,8 @@ uint64_t countRangeLineByLine(SharedPageSlot &s, uint32_t tag, PageDetail *d, ui
   uint64_t n = lead_words ? 1 : 0;  // accesses to line `index` so far
   auto closeLine = [&]() {
     if (!n) return;
-    counted += countLineInSlot(s, tag, d, index, words, is_write, is_remote, pc, n);
+    if (!skippedOutsideWindow(s, index, n))
+      counted += countLineInSlot(s, tag, d, index, words, is_write, is_remote, pc, n);
     total += n;
     words = 0;
     n = 0;

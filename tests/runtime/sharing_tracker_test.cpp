@@ -1,3 +1,4 @@
+#include "core/line_windows.h"
 #include "core/object_fold.h"
 #include "core/shadow_memory.h"
 #include "core/shared_page_cache.h"
@@ -441,6 +442,51 @@ TEST_F(SharingTest, RunsOfWritesToAnOnlyCopyCountLikeTheExactPath) {
       trace.push_back({tag, line + 8 * nextRandom(seed, 8), 8, nextRandom(seed, 2) != 0});
   }
   expectCachedMatchesExact(trace);
+}
+
+// A range written over a line modelled in time windows is, outside its
+// window, only counted as accesses to the page, as single accesses are: no
+// copy is taken, none is invalidated. In a window the same range takes the
+// other thread's copy.
+TEST_F(SharingTest, ARangeOverASampledLineIsModelledOnlyInItsWindow) {
+  static uint64_t now = 1;
+  setLineWindowClockForTesting(+[] { return now; });
+  setLineWindows({8});
+  auto clockAt = [](uint64_t window) {
+    now = (window << lineWindowShift()) + 1;
+    line_windows_detail::t_tally.until_clock = 0;  // read at the next access
+  };
+  SharedPageCache a, b;
+  const uint16_t words = lineWordMask(0, 8);
+  auto write = [&](SharedPageCache &c, uint32_t tag) {
+    countSharedAccess(c, tag, detail, base, words, true, tag != 1, 0x10 + tag);
+  };
+  auto range = [&](uint64_t *accesses) {
+    uint64_t remote = 0, spill = 0;
+    return countRangeInSharedPage(a, 1, detail, base, 8, 8, 8, true, false, 0x3, 0, accesses,
+                                  &remote, &spill);
+  };
+  write(a, 1);
+  write(b, 2);  // two users; the line has word detail
+  LineShare *line = detail->lines[0].load();
+  ASSERT_NE(line, nullptr);
+  line->sampling.store(kLineSampledNow | kLineWasSampled);
+  clockAt(8);  // open: each thread models the line and learns it is sampled
+  write(a, 1);
+  write(b, 2);
+  const uint64_t before = line->invalidations.load();
+  clockAt(9);  // closed
+  uint64_t accesses = 0;
+  EXPECT_EQ(range(&accesses), 8u);
+  EXPECT_EQ(accesses, 8u);
+  EXPECT_EQ(line->invalidations.load(), before);
+  clockAt(16);  // open again
+  EXPECT_EQ(range(&accesses), 8u);
+  EXPECT_GT(line->invalidations.load(), before);  // thread 2's copy
+  flushSharedPageCache(a, 1, true);
+  flushSharedPageCache(b, 2, true);
+  setLineWindows({1});
+  setLineWindowClockForTesting(nullptr);
 }
 
 // A line's word detail begins (a new epoch) while a reader holds its copy,
