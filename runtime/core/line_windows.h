@@ -45,7 +45,7 @@ constexpr uint64_t kLineWindowCheck = 1024;
 // Sampled while those invalidations come at least this many per window on
 // average: then a window holds hundreds of the line's accesses, and pairs
 // cut by a window's edge are few.
-constexpr uint64_t kLineWindowMinPerWindow = 16;
+constexpr uint64_t kLineWindowMinPerWindow = 8;
 
 struct LineWindowConfig {
   uint32_t rate = 1;  // one window in `rate` modelled (a power of two); 0 or 1: every access
