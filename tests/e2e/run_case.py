@@ -707,20 +707,49 @@ def case_hot_line_windows(c):
     exe = c.compile([source], "hot_lines")
     want = {(kind, line) for kind, line, _, _ in expected_sites(source)}
     clock = _invariant_clock()
-    runs = {}
-    for rate in ("1", None):  # None: the default
-        for attempt in range(3):  # sharing needs the workers to interleave
-            env = {"NUMAPERF_REPORT": "windows-%s.txt" % rate}
-            if rate:
-                env["NUMAPERF_SAMPLE_LINE_WINDOWS"] = rate
-            r = c.run(exe, env=env)
-            p = _take_profile(c, "hot_lines")
-            sampled = sum(i["evidence"].get("lines_sampled_in_windows", 0) for i in p["issues"])
-            if (want <= set(_issues_by_site(p)) and (rate or not clock or sampled)) or attempt == 2:
-                break
-            time.sleep(1)
-        with open(os.path.join(c.work, "windows-%s.txt" % rate)) as f:
-            runs[rate] = (r.stdout, p, f.read())
+
+    def profile_both():
+        runs = {}
+        for rate in ("1", None):  # None: the default
+            for attempt in range(3):  # sharing needs the workers to interleave
+                env = {"NUMAPERF_REPORT": "windows-%s.txt" % rate}
+                if rate:
+                    env["NUMAPERF_SAMPLE_LINE_WINDOWS"] = rate
+                r = c.run(exe, env=env)
+                p = _take_profile(c, "hot_lines")
+                sampled = sum(i["evidence"].get("lines_sampled_in_windows", 0) for i in p["issues"])
+                if (want <= set(_issues_by_site(p)) and (rate or not clock or sampled)) or attempt == 2:
+                    break
+                time.sleep(1)
+            with open(os.path.join(c.work, "windows-%s.txt" % rate)) as f:
+                runs[rate] = (r.stdout, p, f.read())
+        return runs
+
+    def estimate_misses(exact, sampled):
+        """The issues whose sampled invalidations are not within a factor 2
+        of the exact run's, as messages."""
+        got_exact, got_sampled = _issues_by_site(exact), _issues_by_site(sampled)
+        misses = []
+        for key in want:
+            if key not in got_exact or key not in got_sampled:
+                continue  # reported below
+            a = got_exact[key]["evidence"]["invalidations_total"]
+            b = got_sampled[key]["evidence"]["invalidations_total"]
+            if not a / 2 < b < 2 * a:
+                misses.append("%s: invalidations exact %d, sampled %d" % (key, a, b))
+        return misses
+
+    # The program runs about 0.1 s: a thread the host deschedules for a few
+    # milliseconds changes what the open windows see (both runs vary by 2x
+    # on this kind of host). A pair is profiled again, up to three times in
+    # all, only when the estimates miss; an estimator that is off misses in
+    # every pair.
+    for pair in range(3):
+        runs = profile_both()
+        misses = estimate_misses(runs["1"][1], runs[None][1]) if clock else []
+        if not misses:
+            break
+        time.sleep(1)
     (out_exact, exact, text_exact), (out_sampled, sampled, text_sampled) = runs["1"], runs[None]
     check(out_exact == out_sampled, "output differs: %r vs %r" % (out_exact, out_sampled))
     got_exact, got_sampled = _issues_by_site(exact), _issues_by_site(sampled)
@@ -738,10 +767,7 @@ def case_hot_line_windows(c):
         lines = issue["evidence"].get("lines_sampled_in_windows", 0)
         check(lines >= 1, "%s: no line modelled in windows" % (key,))
     check("modelled in 1 time window" in text_sampled, "the sampled report does not say what was sampled")
-    for key in want:
-        a = got_exact[key]["evidence"]["invalidations_total"]
-        b = got_sampled[key]["evidence"]["invalidations_total"]
-        check(a / 2 < b < 2 * a, "%s: invalidations exact %d, sampled %d" % (key, a, b))
+    check(not misses, "; ".join(misses) + " (in each of 3 pairs; the last shown)")
 
 
 def case_fork_child(c):
