@@ -3,6 +3,7 @@
 #include "common/hot_path.h"
 #include "interception/allocation_tracking.h"
 #include "interception/bootstrap_arena.h"
+#include "interception/held_frees.h"
 #include "interception/real_functions.h"
 
 #include <cerrno>
@@ -49,7 +50,11 @@ NP_EXPORT void *calloc(size_t count, size_t size) {
 NP_EXPORT void free(void *p) {
   if (!p || isBootstrapPointer(p)) return;
   resolveRealFunctions();
-  uint64_t size = shouldTrackAllocations() ? retireAllocation(p, /*forget_pages=*/true) : 0;
+  uint64_t size = 0;
+  if (shouldTrackAllocations()) {
+    if (holdFree(p)) return;
+    size = retireAllocation(p, /*forget_pages=*/true);
+  }
   real().free(p);
   if (size) afterFree(p, size);
 }

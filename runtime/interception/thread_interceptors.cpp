@@ -3,6 +3,7 @@
 // returning or by pthread_exit, which unwinds through the trampoline).
 #include "common/internal_alloc.h"
 #include "core/runtime_state.h"
+#include "interception/held_frees.h"
 #include "interception/real_functions.h"
 #include "interception/thread_counters.h"
 
@@ -21,6 +22,7 @@ struct ThreadStart {
 
 struct ExitMarker {
   ~ExitMarker() {
+    endHeldFrees();
     closeMigrationCounter(ThreadRegistry::current());
     threadRegistry().markCurrentThreadExited();
   }
@@ -34,6 +36,7 @@ void *threadTrampoline(void *raw) {
     openMigrationCounter(registerStartedThread(reinterpret_cast<void *>(copy.routine)),
                          /*fresh=*/true);
   ExitMarker marker;
+  allowHeldFrees();
   return copy.routine(copy.arg);
 }
 

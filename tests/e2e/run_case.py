@@ -1136,6 +1136,21 @@ def case_switch_off_and_signal(c):
     check(p["instrumentation"]["profiling"]["toggle_signal"] == "SIGUSR2", "signal not reported")
 
 
+def case_held_frees(c):
+    """Frees made with profiling off are held back per thread and passed on in
+    batches: none may be lost when a thread ends or when profiling starts
+    (the program checks glibc's bytes in use; tcache off, so that a freed
+    block counts as free at once)."""
+    exe = c.compile(["held_frees.c"], "held_frees")
+    native = c.compile_native(["held_frees.c"], "held_frees_native",
+                              extra=["-I", os.path.join(HERE, "..", "..", "include")])
+    env = {"GLIBC_TUNABLES": "glibc.malloc.tcache_count=0", "NUMAPERF_REPORT": "none"}
+    for label, binary, extra in (("native", native, {}), ("profiling off", exe,
+                                 {"NUMAPERF_ACTIVE": "0"}), ("profiling on", exe, {})):
+        r = c.run(binary, env=dict(env, **extra))
+        check(r.stdout == "ok\n", "%s: %s" % (label, r.stdout.strip()))
+
+
 def case_filter_drops_hooks(c):
     filt = os.path.join(c.work, "drop.filter")
     with open(filt, "w") as f:

@@ -23,6 +23,7 @@ PATH_FUNCTIONS = [
     "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::forgetUnprofiled(",
     "numaperf::BlockMap::insert(", "numaperf::BlockMap::forget(", "numaperf::BlockMap::memoFor(",
     "numaperf::BlockMap::encode(", "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(",
+    "numaperf::holdFree(",
 ]
 WINDOW = 4 * 4096  # the path's code today takes under 3 pages
 

@@ -1,0 +1,41 @@
+// Frees made while nothing has been profiled yet, held back per thread and
+// passed on kHeldFrees at a time.
+//
+// With profiling off, freeing a small block clears its block-map entry
+// before the real free (allocation_tracking.h). In a program that frees a
+// linked structure in address-random order, that entry is a cache miss, and
+// glibc's free then waits for the store with a locked instruction (the
+// fastbin push): one extra miss per free, in series with the program's own.
+// Held back and cleared together, the entries' misses overlap, and the
+// batch's first locked instruction waits for them all at once
+// (docs/benchmarks.md, "Session 26").
+//
+// A held block stays allocated until its batch is passed on: the program
+// cannot get it back from malloc meanwhile, so no other block can take its
+// entry. Only blocks up to kHeldMaxBytes are held (at most 32 KiB per
+// thread), and only on threads whose end the runtime sees (its trampoline
+// for pthread_create, and the main thread): a thread passes its blocks on
+// when it ends, and frees after that (thread-local destructors) are not
+// held.
+#pragma once
+
+namespace numaperf {
+
+constexpr unsigned kHeldFrees = 32;
+constexpr unsigned long kHeldMaxBytes = 1024;
+
+// Takes `p` (a block the program frees, tracked by the runtime) into the
+// calling thread's held frees; false when the caller must retire and free it
+// now (something was profiled already, the block is large, the thread may
+// not hold). Passes the batch on when it is full, and a batch left over
+// from before profiling started when it returns false.
+bool holdFree(void *p);
+
+// This thread may hold frees from now on (the runtime sees its end).
+void allowHeldFrees();
+
+// Passes on this thread's held frees (retired, then freed) and holds no
+// more: the thread is ending.
+void endHeldFrees();
+
+}  // namespace numaperf
