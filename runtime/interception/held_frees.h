@@ -10,6 +10,10 @@
 // batch's first locked instruction waits for them all at once
 // (docs/benchmarks.md, "Session 26").
 //
+// A block freed within the same 4 KiB as the thread's previous free is not
+// held (its entry is cached, and holding it would change which block the
+// program's next malloc gets back).
+//
 // A held block stays allocated until its batch is passed on: the program
 // cannot get it back from malloc meanwhile, so no other block can take its
 // entry. Only blocks up to kHeldMaxBytes are held (at most 32 KiB per

@@ -32,7 +32,9 @@ static int fail(const char *what, size_t before, size_t after) {
 __attribute__((noinline)) static void alloc_and_free(int n) {
   void *blocks[MAIN_BLOCKS];
   for (int i = 0; i < n; ++i) blocks[i] = malloc(BLOCK);
-  for (int i = 0; i < n; ++i) free(blocks[i]);
+  // In scattered order (a stride prime to n), as a program freeing a linked
+  // structure would: blocks freed next to the one before are not held.
+  for (int i = 0; i < n; ++i) free(blocks[(i * 17) % n]);
 }
 
 static void *worker(void *arg) {
