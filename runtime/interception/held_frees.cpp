@@ -16,22 +16,22 @@ namespace {
 enum class HoldState : uint8_t {
   kNever,    // a thread whose end the runtime does not see
   kHolding,  // may hold
-  kEnded,    // ending: its blocks were passed on
-};
-
-struct HeldFrees {
-  void *blocks[kHeldFrees];
-  unsigned count;
-  HoldState state;
-  bool passing;  // in passOn: a free made meanwhile is not held
-  uintptr_t last_region;  // kNearBytes-aligned region of the last free
+  kStopped,  // ending, or something was profiled (for good): blocks passed on
 };
 
 // A block freed next to the one freed before (a program freeing what it
 // has just allocated, often the same block again) has its entry on a line
 // the last free wrote or held: waiting gains nothing there, and going now
 // keeps the allocator's reuse order.
-constexpr unsigned kNearShift = 12;
+constexpr unsigned kNearShift = 12;  // 4 KiB
+
+struct HeldFrees {
+  void *blocks[kHeldFrees];
+  unsigned count;
+  HoldState state;
+  bool passing;           // in passOn: a free made meanwhile is not held
+  uintptr_t last_region;  // address >> kNearShift of the last free
+};
 
 __thread HeldFrees tls_held __attribute__((tls_model("initial-exec")));
 
@@ -55,9 +55,11 @@ NUMAPERF_HOT_PATH bool holdFree(void *p) {
   HeldFrees &h = tls_held;
   if (h.state != HoldState::kHolding || h.passing) return false;
   if (!nothingTouched()) {
-    // Profiling has started: blocks held from before are retired the way
-    // they would be now (with their pages), and nothing more is held.
+    // Profiling has started (nothing is ever untouched again): blocks held
+    // from before are retired the way they would be now (with their pages),
+    // and this thread's later frees skip the check.
     if (h.count) passOn(h);
+    h.state = HoldState::kStopped;
     return false;
   }
   const uintptr_t region = reinterpret_cast<uintptr_t>(p) >> kNearShift;
@@ -78,7 +80,7 @@ void allowHeldFrees() {
 void endHeldFrees() {
   HeldFrees &h = tls_held;
   if (h.count && !h.passing) passOn(h);
-  h.state = HoldState::kEnded;
+  h.state = HoldState::kStopped;
 }
 
 }  // namespace numaperf
