@@ -147,8 +147,11 @@ report::Profile buildProfile(const RuntimeConfig &config, uint64_t start_ns,
     flushThreadCounts(t);
     flushAllocationCounts(t);
   });
-  objectRegistry().foldAll();
+  // Mappings before heap blocks: a dead block-map entry (freed before
+  // anything was profiled, ObjectRegistry::skipsUnprofiledFree) must not take
+  // counts of a mapping later placed where the allocator's heap once was.
   mappingRegistry().foldAll();
+  objectRegistry().foldAll();
   if (uint64_t away = pagesSampledAway())
     profile.notes.push_back(
         "sampled: " + std::to_string(away) + " shared pages of objects of " +

@@ -130,15 +130,6 @@ NUMAPERF_HOT_PATH bool BlockMap::insert(uintptr_t start, uint64_t size, StackRec
   return true;
 }
 
-NUMAPERF_HOT_PATH bool BlockMap::forget(uintptr_t start) {
-  if (start & 15) return false;
-  const uintptr_t granule = start >> kGranuleShift;
-  Memo *m = memoFor(granule, false);
-  if (!m || !m->spaced) return false;
-  m->chunk->entries[granule & (kEntriesPerChunk - 1)].store(0, std::memory_order_relaxed);
-  return true;
-}
-
 NUMAPERF_HOT_PATH bool BlockMap::take(uintptr_t start, HeapObject *out) {
   if (start & 15) return false;
   const uintptr_t granule = start >> kGranuleShift;

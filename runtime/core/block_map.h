@@ -12,7 +12,10 @@
 //  - the memory it costs follows the heap: at most a quarter of the heap
 //    span where blocks start, and nothing for tables that grow and rehash.
 // glibc's chunks are 16-byte aligned and start at least 32 bytes apart, so
-// a granule holds at most one live block. Blocks that do not fit (unaligned,
+// a granule holds at most one live block. With such an allocator, blocks
+// freed before anything was profiled keep their entries (dead entries, see
+// ObjectRegistry::skipsUnprofiledFree): the next block starting in the
+// granule overwrites one unread. Blocks that do not fit (unaligned,
 // 512 KiB or larger, a granule already taken by a block at a different
 // start) are refused, and ObjectRegistry keeps them in its hash table.
 #pragma once
@@ -49,12 +52,7 @@ class BlockMap {
   // it first. That read is a cache miss per malloc when the allocator hands
   // out recycled blocks in scattered order, and the program waits for it.
   void setSpacedAllocator(bool spaced);
-  // With a spaced allocator: clears the entry of the granule holding
-  // `start` without reading it (that read misses the cache on every free of
-  // a program freeing in scattered order). Any block recorded there is the
-  // one freed or a dead one. False, doing nothing, when the allocator is not
-  // known to be spaced or the granule has no chunk.
-  bool forget(uintptr_t start);
+  bool spaced() const { return spaced_.load(std::memory_order_relaxed); }
   // Removes the block starting at `start` into `*out`; false if absent.
   bool take(uintptr_t start, HeapObject *out);
   // The block starting at `start`, left in place; false if absent.
@@ -65,8 +63,10 @@ class BlockMap {
   // Read racily: a heuristic for page sampling (core/page_sampling.h).
   template <typename Pred>
   bool covers(uintptr_t from, uintptr_t to, uint64_t slack, Pred pred) const;
-  // Calls fn(const HeapObject &) for every recorded block. Not a snapshot:
-  // blocks recorded or taken meanwhile may be seen or not.
+  // Calls fn(const HeapObject &) for every recorded block, in address order
+  // (so a block comes before any dead entry lying inside it: see
+  // ObjectRegistry::skipsUnprofiledFree). Not a snapshot: blocks recorded or
+  // taken meanwhile may be seen or not.
   template <typename Fn>
   void forEach(Fn fn) const;
   uint64_t count() const;
@@ -154,7 +154,16 @@ bool BlockMap::covers(uintptr_t from, uintptr_t to, uint64_t slack, Pred pred) c
 
 template <typename Fn>
 void BlockMap::forEach(Fn fn) const {
-  for (const Chunk *c = chunks_.load(std::memory_order_acquire); c; c = c->next)
+  // The chunk list is newest first; chunks are few (one per 64 MiB of heap
+  // span), so each step picks the lowest chunk above the last one visited.
+  uintptr_t after = 0;
+  for (bool first = true;; first = false) {
+    const Chunk *c = nullptr;
+    for (const Chunk *k = chunks_.load(std::memory_order_acquire); k; k = k->next)
+      if ((first || k->first_granule > after) && (!c || k->first_granule < c->first_granule))
+        c = k;
+    if (!c) return;
+    after = c->first_granule;
     for (uint64_t page = 0; page < kPagesPerChunk; ++page) {
       if (!(c->written[page / 64].load(std::memory_order_relaxed) & (uint64_t(1) << (page % 64))))
         continue;
@@ -163,6 +172,7 @@ void BlockMap::forEach(Fn fn) const {
         if (v) fn(decode(v, c->first_granule + i));
       }
     }
+  }
 }
 
 }  // namespace numaperf

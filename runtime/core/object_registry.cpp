@@ -114,10 +114,9 @@ NUMAPERF_HOT_PATH void ObjectRegistry::addHeap(uintptr_t start, uint64_t size, S
   if (sampledSize(size)) sampledRanges().add(start, size);
 }
 
-NUMAPERF_HOT_PATH bool ObjectRegistry::forgetUnprofiled(uintptr_t start, uint64_t usable_size) {
-  if (usable_size > BlockMap::kMaxSize || small_refused_.load(std::memory_order_relaxed) != 0)
-    return false;
-  return small_.forget(start);
+NUMAPERF_HOT_PATH bool ObjectRegistry::skipsUnprofiledFree(uint64_t usable_size) const {
+  return usable_size <= BlockMap::kMaxSize && small_.spaced() &&
+         small_refused_.load(std::memory_order_relaxed) == 0;
 }
 
 NUMAPERF_HOT_PATH bool ObjectRegistry::removeHeap(uintptr_t start, bool forget_pages, uint64_t *size,
@@ -246,15 +245,19 @@ void ObjectRegistry::foldAll() {
   // A run that never profiled (NUMAPERF_ACTIVE=0 throughout) would walk
   // every live block for nothing.
   if (nothingTouched()) return;
-  small_.forEach([this](const HeapObject &o) { fold(o, false); });
   for (Shard &s : shards_) {
     SpinLockGuard guard(s.lock);
     for (uint64_t i = 0; i < s.capacity; ++i)
       if (s.slots[i].start) fold(s.slots[i], false);
   }
-  SpinLockGuard guard(globals_lock_);
-  for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next)
-    if (g->live) foldRange(g->start, g->size, false, &g->profile);
+  {
+    SpinLockGuard guard(globals_lock_);
+    for (GlobalObject *g = globals_.load(std::memory_order_relaxed); g; g = g->next)
+      if (g->live) foldRange(g->start, g->size, false, &g->profile);
+  }
+  // Last, and in address order: dead entries (skipsUnprofiledFree) come
+  // after every live object that may cover them.
+  small_.forEach([this](const HeapObject &o) { fold(o, false); });
 }
 
 void ObjectRegistry::lockAll() {

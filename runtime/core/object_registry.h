@@ -52,12 +52,19 @@ class ObjectRegistry {
   // caller's buffered counts for it must reach shadow memory).
   bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr,
                   void (*before_fold)(uintptr_t start, uint64_t size) = nullptr);
-  // Before anything was profiled a freed block has no counts to fold: a
-  // small one (`usable_size`, the allocator's size for it, fits the block
-  // map) only has its map entry cleared, unread. False when that cannot be
-  // done (not a spaced allocator, a large block, or some small block ever
-  // went to the shards instead of the map); then removeHeap must be used.
-  bool forgetUnprofiled(uintptr_t start, uint64_t usable_size);
+  // Whether a block freed before anything was profiled needs no work at
+  // all: it has no counts to fold, and when it is small (`usable_size`, the
+  // allocator's size for it, fits the block map) its entry may stay, dead,
+  // with no store into the map (a cache miss per free for a program freeing
+  // a linked structure in scattered order). A dead entry is overwritten by
+  // the next block starting in its granule; until then it is harmless: a
+  // block that covers it later is folded before it (foldAll folds shards,
+  // globals and the map in address order, the dead entry last), and a block
+  // freed while profiled folds its whole range itself. So a dead entry can
+  // only be given counts of memory no live block holds. False when the
+  // entry must go (not a spaced allocator, a large block, or some small
+  // block ever went to the shards instead of the map): removeHeap then.
+  bool skipsUnprofiledFree(uint64_t usable_size) const;
   // Whether the page at `page` holds only small blocks of allocation sites
   // with at least `site_objects` objects, packed (page sampling may then
   // leave it out and estimate per site: core/page_sampling.h).
@@ -69,7 +76,9 @@ class ObjectRegistry {
                  const char *file, uint32_t line);
   void removeGlobal(uintptr_t start);
 
-  // Folds the counts of every live object (used at exit).
+  // Folds the counts of every live object (used at exit): the shards and
+  // globals first, then the block map in address order, so that counts go
+  // to a live block before any dead entry inside it (skipsUnprofiledFree).
   void foldAll();
   GlobalObject *firstGlobal() const { return globals_.load(std::memory_order_acquire); }
   uint64_t liveHeapObjects() const;
@@ -98,7 +107,7 @@ class ObjectRegistry {
   BlockMap small_;
   bool glibc_chunks_ = false;
   // Blocks small enough for the map that it refused: they are in the shards,
-  // which forgetUnprofiled would not clear.
+  // which skipsUnprofiledFree would leave there.
   std::atomic<uint64_t> small_refused_{0};
   Shard shards_[kShards];
   SpinLock globals_lock_;

@@ -127,12 +127,12 @@ void afterMove(void *old, uint64_t size) {
 
 NUMAPERF_HOT_PATH uint64_t retireAllocation(void *p, bool forget_pages) {
   // Nothing profiled yet (profiling off since the start): no counts to fold
-  // and no page to forget, so a small block's entry is just cleared. A
-  // program freeing a linked structure otherwise waits for one more cache
-  // miss per free (docs/benchmarks.md, "Session 9").
+  // and no page to forget, and a small block's map entry may stay, dead
+  // (ObjectRegistry::skipsUnprofiledFree). A program freeing a linked
+  // structure otherwise waits for one more cache miss per free
+  // (docs/benchmarks.md, "Session 9" and "Session 27").
   if (nothingTouched() && real().malloc_usable_size &&
-      objectRegistry().forgetUnprofiled(reinterpret_cast<uintptr_t>(p),
-                                        real().malloc_usable_size(p)))
+      objectRegistry().skipsUnprofiledFree(real().malloc_usable_size(p)))
     return 0;
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());

@@ -20,9 +20,8 @@ enum class HoldState : uint8_t {
 };
 
 // A block freed next to the one freed before (a program freeing what it
-// has just allocated, often the same block again) has its entry on a line
-// the last free wrote or held: waiting gains nothing there, and going now
-// keeps the allocator's reuse order.
+// has just allocated, often the same block again): going now keeps the
+// allocator's reuse order.
 constexpr unsigned kNearShift = 12;  // 4 KiB
 
 struct HeldFrees {
@@ -35,8 +34,7 @@ struct HeldFrees {
 
 __thread HeldFrees tls_held __attribute__((tls_model("initial-exec")));
 
-// Retires every held block, then frees them: the retirements' stores are
-// all issued before the first real free's locked instruction waits for them.
+// Retires every held block, then frees them, one after another.
 NUMAPERF_HOT_PATH void passOn(HeldFrees &h) {
   const unsigned n = h.count;
   h.passing = true;

@@ -1,26 +1,25 @@
 // Frees made while nothing has been profiled yet, held back per thread and
 // passed on kHeldFrees at a time.
 //
-// With profiling off, freeing a small block clears its block-map entry
-// before the real free (allocation_tracking.h). In a program that frees a
-// linked structure in address-random order, that entry is a cache miss, and
-// glibc's free then waits for the store with a locked instruction (the
-// fastbin push): one extra miss per free, in series with the program's own.
-// Held back and cleared together, the entries' misses overlap, and the
-// batch's first locked instruction waits for them all at once
-// (docs/benchmarks.md, "Session 26").
+// With profiling off since the start, a free has nothing to record: a small
+// block's map entry stays (ObjectRegistry::skipsUnprofiledFree). Still, in a
+// program that frees a linked structure in address-random order, each free
+// sits between two of the program's cache misses, and the runtime's checks
+// plus glibc's free (a locked instruction for the fastbin push) cost more
+// there, one free at a time, than in a batch of 32 right after one another:
+// `hashtable`'s teardown ran 1.46x native without holding and 1.24x with it
+// (docs/benchmarks.md, "Session 27"; until then holding also let the map
+// entries' misses overlap, "Session 26").
 //
 // A block freed within the same 4 KiB as the thread's previous free is not
-// held (its entry is cached, and holding it would change which block the
-// program's next malloc gets back).
+// held (holding it would change which block the program's next malloc gets
+// back).
 //
-// A held block stays allocated until its batch is passed on: the program
-// cannot get it back from malloc meanwhile, so no other block can take its
-// entry. Only blocks up to kHeldMaxBytes are held (at most 32 KiB per
-// thread), and only on threads whose end the runtime sees (its trampoline
-// for pthread_create, and the main thread): a thread passes its blocks on
-// when it ends, and frees after that (thread-local destructors) are not
-// held.
+// A held block stays allocated until its batch is passed on. Only blocks up
+// to kHeldMaxBytes are held (at most 32 KiB per thread), and only on
+// threads whose end the runtime sees (its trampoline for pthread_create,
+// and the main thread): a thread passes its blocks on when it ends, and
+// frees after that (thread-local destructors) are not held.
 #pragma once
 
 namespace numaperf {

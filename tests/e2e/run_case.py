@@ -463,7 +463,7 @@ GROUND_TRUTH_ENV = {"NUMAPERF_REMOTE_THRESHOLD": "100",
                     "NUMAPERF_TRUE_SHARING_THRESHOLD": "1"}
 
 
-def ground_truth(source, status=0, check_output=None):
+def ground_truth(source, status=0, check_output=None, env=None):
     """A case that builds programs/SOURCE and checks its issues against its
     markers. A run that finds fewer issues than planted is repeated (twice
     at most, after a pause): sharing is only seen when the threads really
@@ -477,7 +477,7 @@ def ground_truth(source, status=0, check_output=None):
             for f in os.listdir(c.work):
                 if f.startswith("numaperf-%s-" % name) and f.endswith(".json"):
                     os.unlink(os.path.join(c.work, f))
-            r = c.run(exe, env=GROUND_TRUTH_ENV, expect_status=status)
+            r = c.run(exe, env=dict(GROUND_TRUTH_ENV, **(env or {})), expect_status=status)
             if check_output:
                 check_output(r)
             profile = c.profile(name)
@@ -615,6 +615,9 @@ case_gt_clean = ground_truth("gt_clean.c")
 case_gt_reuse = ground_truth("gt_reuse.c", check_output=_reused)
 case_gt_mmap = ground_truth("gt_mmap.c")
 case_gt_reuse_mapped = ground_truth("gt_reuse_mapped.c", check_output=_reused)
+# Blocks freed with profiling off leave dead map entries under a later block.
+case_gt_reuse_after_off = ground_truth("gt_reuse_after_off.c", check_output=_reused,
+                                       env={"NUMAPERF_ACTIVE": "0"})
 
 
 def _issues_by_site(p):

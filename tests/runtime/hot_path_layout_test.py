@@ -20,8 +20,8 @@ PATH_FUNCTIONS = [
     "numaperf::shouldTrackAllocations()", "numaperf::recordAllocation(",
     "numaperf::retireAllocation(", "numaperf::currentThread()", "numaperf::captureStack(",
     "numaperf::StackRecord::noteAllocations(", "numaperf::objectRegistry()",
-    "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::forgetUnprofiled(",
-    "numaperf::BlockMap::insert(", "numaperf::BlockMap::forget(", "numaperf::BlockMap::memoFor(",
+    "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::skipsUnprofiledFree(",
+    "numaperf::BlockMap::insert(", "numaperf::BlockMap::memoFor(",
     "numaperf::BlockMap::encode(", "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(",
     "numaperf::holdFree(",
 ]

@@ -137,28 +137,55 @@ TEST(ObjectRegistry, GlobalsAreDeduplicatedAndKeepTotalsAfterUnload) {
   EXPECT_GE(g->profile.get()->remote, 9u);
 }
 
-// Before anything is profiled a small block's free only clears its map
-// entry; large blocks and registries where a small block went to the shards
-// need removeHeap.
-TEST(ObjectRegistry, UnprofiledFreesClearOnlyWhatTheMapHolds) {
+// Before anything is profiled a small block's free needs no work: its map
+// entry may stay. Large blocks, and registries where a small block went to
+// the shards, need removeHeap.
+TEST(ObjectRegistry, UnprofiledFreesSkipOnlyWhatTheMapHolds) {
   ObjectRegistry registry;
+  EXPECT_FALSE(registry.skipsUnprofiledFree(24));  // not known to be spaced
   registry.setSpacedAllocator(true);
-  const uintptr_t base = uintptr_t(7) << 40;
-  registry.addHeap(base, 24, site(0xabc101));
-  EXPECT_TRUE(registry.forgetUnprofiled(base, 24));
-  EXPECT_EQ(registry.heapSize(base), 0u);
-  EXPECT_FALSE(registry.removeHeap(base, false));  // gone
-  const uint64_t large = BlockMap::kMaxSize + 1;
-  registry.addHeap(base + 4096, large, site(0xabc102));
-  EXPECT_FALSE(registry.forgetUnprofiled(base + 4096, large));
-  EXPECT_EQ(registry.heapSize(base + 4096), large);  // still there for removeHeap
-  EXPECT_TRUE(registry.removeHeap(base + 4096, false));
+  EXPECT_TRUE(registry.skipsUnprofiledFree(24));
+  EXPECT_TRUE(registry.skipsUnprofiledFree(BlockMap::kMaxSize));
+  EXPECT_FALSE(registry.skipsUnprofiledFree(BlockMap::kMaxSize + 1));
 
   ObjectRegistry packed;  // not spaced: 16 bytes apart is allowed
   const uintptr_t g = uintptr_t(8) << 40;
   packed.addHeap(g, 16, site(0xabc103));
   packed.addHeap(g + 16, 16, site(0xabc104));  // the granule's other half: to the shards
   packed.setSpacedAllocator(true);
-  EXPECT_FALSE(packed.forgetUnprofiled(g + 64, 16));  // a small block is in the shards
+  EXPECT_FALSE(packed.skipsUnprofiledFree(16));  // a small block is in the shards
   EXPECT_TRUE(packed.removeHeap(g + 16, false));
+}
+
+// Dead entries (small blocks freed before anything was profiled, left in
+// the map) give way at exit: counts inside a live block go to the live
+// block, whether it is large (in the shards) or small (in the map, starting
+// before the dead entry). Only counts outside every live block go to a dead
+// entry's site.
+TEST(ObjectRegistry, DeadEntriesGiveWayToTheLiveBlocksCoveringThem) {
+  ASSERT_TRUE(shadowMemory().init());
+  static std::vector<char> heap(4 << 20);
+  const uintptr_t base = (reinterpret_cast<uintptr_t>(heap.data()) + 4095) & ~uintptr_t(4095);
+  ObjectRegistry registry;
+  registry.setSpacedAllocator(true);
+  StackRecord *dead_in_large = site(0xabc201), *dead_in_small = site(0xabc202),
+              *dead_alone = site(0xabc203), *large = site(0xabc204), *small = site(0xabc205);
+  // Freed with nothing profiled: entries left.
+  registry.addHeap(base + 8192 + 32, 24, dead_in_large);
+  registry.addHeap(base + (2 << 20) + 64, 24, dead_in_small);
+  registry.addHeap(base + (3 << 20), 24, dead_alone);
+  ASSERT_TRUE(registry.skipsUnprofiledFree(24));
+  // Later blocks over the same memory.
+  registry.addHeap(base, BlockMap::kMaxSize + 4096, large);  // to the shards
+  registry.addHeap(base + (2 << 20), 4096, small);
+  countRemote(base + 8192 + 40, 7);
+  countRemote(base + (2 << 20) + 72, 5);
+  countRemote(base + (3 << 20) + 8, 3);
+  registry.foldAll();
+  auto remote = [](StackRecord *s) { return s->profile.get() ? s->profile.get()->remote : 0; };
+  EXPECT_EQ(remote(large), 7u);
+  EXPECT_EQ(remote(small), 5u);
+  EXPECT_EQ(remote(dead_in_large), 0u);
+  EXPECT_EQ(remote(dead_in_small), 0u);
+  EXPECT_GT(remote(dead_alone), 0u);  // its share of the line
 }
