@@ -5,12 +5,18 @@
 // every line an interceptor reads counts. Each load's address depends on the
 // previous load's value, so loads do not overlap: one miss per operation.
 //
-//   interceptor_cost MODE [ops=N] [table_mib=M] [reps=R]
+//   interceptor_cost MODE [ops=N] [table_mib=M] [reps=R] [pad=A]
 //   MODE: alloc  new of a 24-byte node + a random load; then the nodes are
 //                deleted in random order, each after a random load
 //         lock   lock and unlock one of 256 mutexes (never contended) + a
 //                random load
 //         load   the random load alone (the baseline the others include)
+//         insert new of a node, pushed under one of 256 locks onto a random
+//                slot of the table (hashtable's insert): the slots' misses do
+//                not depend on one another, so the processor overlaps them
+//                as far as its instruction window reaches. pad=A adds A
+//                independent register additions per insert, no call: the
+//                calibration for what a longer path alone costs there.
 // Prints "MODE ns_per_op X" for the best of R repetitions (and, for alloc,
 // the new and delete halves).
 #include <algorithm>
@@ -61,19 +67,22 @@ double nsSince(std::chrono::steady_clock::time_point t0, long ops) {
 
 int main(int argc, char **argv) {
   const std::string mode = argc > 1 ? argv[1] : "";
-  if (mode != "alloc" && mode != "lock" && mode != "load") {
-    fprintf(stderr, "usage: interceptor_cost alloc|lock|load [ops=N] [table_mib=M] [reps=R]\n");
+  if (mode != "alloc" && mode != "lock" && mode != "load" && mode != "insert") {
+    fprintf(stderr,
+            "usage: interceptor_cost alloc|lock|load|insert [ops=N] [table_mib=M] [reps=R] [pad=A]\n");
     return 2;
   }
   for (int i = 2; i < argc; ++i)
     if (strncmp(argv[i], "ops=", 4) != 0 && strncmp(argv[i], "table_mib=", 10) != 0 &&
-        strncmp(argv[i], "reps=", 5) != 0) {
-      fprintf(stderr, "interceptor_cost: unknown argument %s (ops=, table_mib=, reps=)\n", argv[i]);
+        strncmp(argv[i], "reps=", 5) != 0 && strncmp(argv[i], "pad=", 4) != 0) {
+      fprintf(stderr, "interceptor_cost: unknown argument %s (ops=, table_mib=, reps=, pad=)\n",
+              argv[i]);
       return 2;
     }
   const long ops = argOf(argc, argv, "ops", 1000000);
   const long table_mib = argOf(argc, argv, "table_mib", 64);
   const long reps = argOf(argc, argv, "reps", 5);
+  const long pad_rounds = argOf(argc, argv, "pad", 4) / 4;  // four additions a round
   const size_t slots = size_t(table_mib) << 17;  // 8-byte slots
   std::vector<uint64_t> table(slots, 1);
   std::vector<Node *> nodes(size_t(ops), nullptr);
@@ -85,6 +94,27 @@ int main(int argc, char **argv) {
     if (mode == "load") {
       for (long i = 0; i < ops; ++i) sink += table[(mix(&seed) + sink) % slots];
       best = std::min(best, nsSince(t0, ops));
+    } else if (mode == "insert") {
+      for (long i = 0; i < ops; ++i) {
+        uint64_t x = mix(&seed);
+        for (long k = 1; k < pad_rounds; ++k) {  // pad=4 (the default) adds nothing
+          uint64_t a = x, b = x, c = x, d = x;  // four independent chains
+          asm volatile("add $1, %0\n\tadd $1, %1\n\tadd $1, %2\n\tadd $1, %3"
+                       : "+r"(a), "+r"(b), "+r"(c), "+r"(d));
+          asm volatile("" ::"r"(a + b + c + d));
+        }
+        const size_t slot = (x >> 8) % slots;
+        Node *n = new Node{x, uint64_t(i), nullptr};
+        nodes[size_t(i)] = n;
+        std::lock_guard<std::mutex> guard(locks[x & 255]);
+        n->next = reinterpret_cast<Node *>(table[slot]);
+        table[slot] = reinterpret_cast<uint64_t>(n);
+      }
+      best = std::min(best, nsSince(t0, ops));
+      for (long i = 0; i < ops; ++i) {  // untimed: the next repetition starts afresh
+        table[((nodes[size_t(i)]->key >> 8)) % slots] = 1;
+        delete nodes[size_t(i)];
+      }
     } else if (mode == "lock") {
       for (long i = 0; i < ops; ++i) {
         uint64_t x = mix(&seed);

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """What numaperf's interceptors cost with profiling off, per call.
 
-Builds interceptor_cost.cpp natively and runs each mode (load, lock, alloc)
-alternately without and with libnumaperf.so preloaded (NUMAPERF_ACTIVE=0:
+Builds interceptor_cost.cpp natively and runs each mode (load, lock, alloc,
+insert) alternately without and with libnumaperf.so preloaded (NUMAPERF_ACTIVE=0:
 interceptors on, hooks off), under `setarch -R` when it is available (this
 VM's random-access times are bimodal across address-space layouts; one
 layout makes runs comparable). Prints the median ns per operation of each
@@ -22,7 +22,11 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(os.path.dirname(HERE))
-MODES = ("load", "lock", "alloc")
+MODES = ("load", "lock", "alloc", "insert")
+# Native-only runs of `insert` with register additions and no call: what a
+# longer path alone costs a loop whose misses overlap (docs/benchmarks.md,
+# "Session 27").
+PADS = (40, 100)
 
 
 def run(cmd, env):
@@ -88,11 +92,18 @@ def main():
                     return 1 if variant == "off" else 2
                 for key, v in values.items():
                     samples.setdefault((key, variant), []).append(v)
+        for pad in PADS:
+            values, err = run(prefix + [binary, "insert", f"pad={pad}"] + args, base_env)
+            if values is None:
+                print(f"interceptors: insert pad={pad} failed: {err}", file=sys.stderr)
+                return 2
+            samples.setdefault((f"pad{pad}", "native"), []).append(values["insert:ns_per_op"])
     print(f"interceptor cost, profiling off ({a.rounds} rounds, {a.ops} ops, "
           f"{a.table_mib} MiB table{', setarch -R' if prefix else ''})")
     print(f"{'operation':<22}{'native ns':>10}{'off ns':>10}{'ratio':>8}{'extra ns':>10}")
     rows = [("load", "load:ns_per_op"), ("lock + load", "lock:ns_per_op"),
-            ("new + load", "alloc:new_ns"), ("delete + load", "alloc:delete_ns")]
+            ("new + load", "alloc:new_ns"), ("delete + load", "alloc:delete_ns"),
+            ("insert", "insert:ns_per_op")]
     for label, key in rows:
         if (key, "native") not in samples or (key, "off") not in samples:
             print(f"interceptors: no {key} figure in the output", file=sys.stderr)
@@ -100,6 +111,10 @@ def main():
         n = statistics.median(samples[(key, "native")])
         o = statistics.median(samples[(key, "off")])
         print(f"{label:<22}{n:>10.1f}{o:>10.1f}{o / n:>7.2f}x{o - n:>10.1f}")
+    base = statistics.median(samples[("insert:ns_per_op", "native")])
+    for pad in PADS:
+        p = statistics.median(samples[(f"pad{pad}", "native")])
+        print(f"{'insert + %d adds' % pad:<22}{p:>10.1f}{'native':>10}{p / base:>7.2f}x{p - base:>10.1f}")
     return 0
 
 
