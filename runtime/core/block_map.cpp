@@ -7,26 +7,22 @@ namespace numaperf {
 
 namespace {
 
-constexpr uint64_t kPresent = 1, kHalf = 2;
-
-// Bumped when a map is created or destroyed or its allocator setting
-// changes: every thread's memo of an older generation is stale.
-NUMAPERF_HOT_DATA std::atomic<uint64_t> g_generation{1};
-
 }  // namespace
+
+NUMAPERF_HOT_DATA std::atomic<uint64_t> BlockMap::generation_{1};
 
 __thread BlockMap::Memo BlockMap::memo_;
 
-BlockMap::BlockMap() { g_generation.fetch_add(1, std::memory_order_acq_rel); }
+BlockMap::BlockMap() { generation_.fetch_add(1, std::memory_order_acq_rel); }
 
 void BlockMap::setSpacedAllocator(bool spaced) {
   spaced_.store(spaced, std::memory_order_relaxed);
-  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
 }
 
 NUMAPERF_HOT_PATH BlockMap::Memo *BlockMap::memoFor(uintptr_t granule, bool create) {
   const uintptr_t index = granule >> (kChunkShift - kGranuleShift);
-  const uint64_t generation = g_generation.load(std::memory_order_acquire);
+  const uint64_t generation = generation_.load(std::memory_order_acquire);
   Memo &m = memo_;
   if (m.map == this && m.generation == generation && m.index == index) return &m;
   Chunk *chunk = chunkFor(granule, create);
@@ -36,7 +32,7 @@ NUMAPERF_HOT_PATH BlockMap::Memo *BlockMap::memoFor(uintptr_t granule, bool crea
 }
 
 BlockMap::~BlockMap() {
-  g_generation.fetch_add(1, std::memory_order_acq_rel);
+  generation_.fetch_add(1, std::memory_order_acq_rel);
   for (Chunk *c = chunks_.load(std::memory_order_acquire); c;) {
     Chunk *next = c->next;
     releaseAddressSpace(c, sizeof(Chunk));
@@ -44,13 +40,6 @@ BlockMap::~BlockMap() {
   }
   if (auto *directory = directory_.load(std::memory_order_acquire))
     releaseAddressSpace(directory, kChunks * sizeof(*directory));
-}
-
-NUMAPERF_HOT_PATH uint64_t BlockMap::encode(uintptr_t start, uint64_t size, StackRecord *site) {
-  const auto s = reinterpret_cast<uintptr_t>(site);
-  if ((start & 15) || size > kMaxSize || (s & 15) || (s >> kAddressBits)) return 0;
-  return kPresent | ((start & 16) ? kHalf : 0) | (uint64_t(s >> 4) << 2) |
-         (size << (2 + kSiteBits));
 }
 
 NUMAPERF_HOT_PATH HeapObject BlockMap::decode(uint64_t entry, uintptr_t granule) {

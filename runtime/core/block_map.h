@@ -46,6 +46,12 @@ class BlockMap {
   // address space for its chunk cannot be reserved. A block recorded at the
   // same start before (its free was missed) is replaced.
   bool insert(uintptr_t start, uint64_t size, StackRecord *site);
+  // insert's common case, inline and without a call (the allocation fast
+  // path, interception/allocation_tracking.h): a spaced allocator, and the
+  // calling thread's memo already on this map's chunk and page of entries
+  // for `start`, so the block is one store. False, doing nothing, otherwise:
+  // insert then.
+  bool insertIfCached(uintptr_t start, uint64_t size, StackRecord *site);
   // Called with true when the allocator is known to start live blocks at
   // least 32 bytes apart (glibc's): a block recorded in the same granule is
   // then dead (its free was missed) and insert overwrites it without reading
@@ -108,13 +114,22 @@ class BlockMap {
     bool spaced;           // spaced_ when the memo was filled
   };
   static __thread Memo memo_ __attribute__((tls_model("initial-exec")));
+  // Bumped when a map is created or destroyed or its allocator setting
+  // changes: every thread's memo of an older generation is stale.
+  static std::atomic<uint64_t> generation_;
   // The calling thread's memo, filled for the chunk holding `granule`;
   // nullptr when there is no such chunk (and `create` is false or fails).
   Memo *memoFor(uintptr_t granule, bool create);
 
   // Entry bits: 0 present, 1 the block starts 16 bytes into the granule,
   // 2.. the site's address >> 4, then the size.
-  static uint64_t encode(uintptr_t start, uint64_t size, StackRecord *site);
+  static constexpr uint64_t kPresent = 1, kHalf = 2;
+  static uint64_t encode(uintptr_t start, uint64_t size, StackRecord *site) {
+    const auto s = reinterpret_cast<uintptr_t>(site);
+    if ((start & 15) || size > kMaxSize || (s & 15) || (s >> kAddressBits)) return 0;
+    return kPresent | ((start & 16) ? kHalf : 0) | (uint64_t(s >> 4) << 2) |
+           (size << (2 + kSiteBits));
+  }
   static HeapObject decode(uint64_t entry, uintptr_t granule);
   Chunk *chunkFor(uintptr_t granule, bool create);
   std::atomic<uint64_t> *entryFor(uintptr_t start) const;
@@ -124,6 +139,20 @@ class BlockMap {
   std::atomic<Chunk *> chunks_{nullptr};
   std::atomic<bool> spaced_{false};  // set once at start-up, read racily
 };
+
+__attribute__((always_inline)) inline bool BlockMap::insertIfCached(uintptr_t start, uint64_t size,
+                                                                   StackRecord *site) {
+  const uint64_t v = encode(start, size, site);
+  const uintptr_t granule = start >> kGranuleShift;
+  const uint64_t i = granule & (kEntriesPerChunk - 1);
+  const Memo &m = memo_;
+  if (!v || m.map != this || m.index != granule >> (kChunkShift - kGranuleShift) || !m.spaced ||
+      m.marked_page != i / kEntriesPerPage ||
+      m.generation != generation_.load(std::memory_order_acquire))
+    return false;
+  m.chunk->entries[i].store(v, std::memory_order_relaxed);
+  return true;
+}
 
 template <typename Pred>
 bool BlockMap::covers(uintptr_t from, uintptr_t to, uint64_t slack, Pred pred) const {

@@ -12,11 +12,11 @@
 
 namespace numaperf {
 
-namespace {
-
 // The registry, once built: every malloc and free reads this pointer, so it
 // sits with the other hot data rather than behind a guard variable's page.
 NUMAPERF_HOT_DATA std::atomic<ObjectRegistry *> g_registry{nullptr};
+
+namespace {
 
 __attribute__((noinline)) ObjectRegistry &buildObjectRegistry() {
   static ObjectRegistry *registry = internalNew<ObjectRegistry>();

@@ -52,6 +52,11 @@ class ObjectRegistry {
   // caller's buffered counts for it must reach shadow memory).
   bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr,
                   void (*before_fold)(uintptr_t start, uint64_t size) = nullptr);
+  // addHeap's common case without a call: the block map's
+  // (BlockMap::insertIfCached); false, doing nothing, otherwise.
+  bool addHeapIfCached(uintptr_t start, uint64_t size, StackRecord *site) {
+    return start && small_.insertIfCached(start, size, site);
+  }
   // Whether a block freed before anything was profiled needs no work at
   // all: it has no counts to fold, and when it is small (`usable_size`, the
   // allocator's size for it, fits the block map) its entry may stay, dead,
@@ -115,5 +120,9 @@ class ObjectRegistry {
 };
 
 ObjectRegistry &objectRegistry();
+extern std::atomic<ObjectRegistry *> g_registry;
+// The registry if it was built already, without a call (the allocation fast
+// path, interception/allocation_tracking.h); nullptr before.
+inline ObjectRegistry *builtObjectRegistry() { return g_registry.load(std::memory_order_acquire); }
 
 }  // namespace numaperf

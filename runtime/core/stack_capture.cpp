@@ -6,10 +6,11 @@
 #include <link.h>
 
 namespace numaperf {
-namespace {
 
-NUMAPERF_HOT_DATA uintptr_t g_self_lo = 0;
-NUMAPERF_HOT_DATA uintptr_t g_self_hi = 0;
+NUMAPERF_HOT_DATA uintptr_t g_runtime_text_lo = 0;
+NUMAPERF_HOT_DATA uintptr_t g_runtime_text_hi = 0;
+
+namespace {
 
 int findSelf(struct dl_phdr_info *info, size_t, void *data) {
   auto probe = reinterpret_cast<uintptr_t>(data);
@@ -18,15 +19,13 @@ int findSelf(struct dl_phdr_info *info, size_t, void *data) {
     if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_X)) continue;
     uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
     if (probe >= lo && probe < hi) {
-      g_self_lo = lo;
-      g_self_hi = hi;
+      g_runtime_text_lo = lo;
+      g_runtime_text_hi = hi;
       return 1;
     }
   }
   return 0;
 }
-
-NUMAPERF_HOT_PATH bool insideRuntime(uintptr_t pc) { return pc >= g_self_lo && pc < g_self_hi; }
 
 }  // namespace
 
@@ -34,22 +33,49 @@ void initStackCapture() {
   dl_iterate_phdr(findSelf, reinterpret_cast<void *>(&initStackCapture));
 }
 
-NUMAPERF_HOT_PATH uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high) {
-  auto *fp = static_cast<uintptr_t *>(__builtin_frame_address(0));
-  uintptr_t low = reinterpret_cast<uintptr_t>(fp);
-  if (stack_high == 0) return 0;  // bounds unknown: reading could fault
-  uint32_t depth = 0;
+NUMAPERF_HOT_PATH uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high, uint32_t max_depth,
+                                      uintptr_t *frames, FrameChain *chain) {
+  const auto low = reinterpret_cast<uintptr_t>(fp);
+  uint32_t depth = 0, steps = 0;
+  bool on_null = false;
   while (depth < max_depth) {
-    auto addr = reinterpret_cast<uintptr_t>(fp);
+    const auto addr = reinterpret_cast<uintptr_t>(fp);
     if (addr < low || addr + 2 * sizeof(uintptr_t) > stack_high || (addr & 7)) break;
-    uintptr_t pc = fp[1];
-    if (pc == 0) break;
-    if (!insideRuntime(pc)) frames[depth++] = pc;
-    auto *next = reinterpret_cast<uintptr_t *>(fp[0]);
-    if (next <= fp) break;  // the chain must move up the stack
+    const uintptr_t pc = fp[1];
+    if (pc == 0) {
+      on_null = true;
+      break;
+    }
+    if (chain) {
+      if (steps == FrameChain::kMax) {
+        chain->len = FrameChain::kMax + 1;  // too long to note
+        chain = nullptr;
+      } else {
+        chain->fp[steps] = addr;
+        chain->pc[steps] = pc;
+      }
+    }
+    ++steps;
+    if (!insideRuntime(pc)) {
+      if (frames) frames[depth] = pc;
+      ++depth;
+    }
+    const auto *next = reinterpret_cast<const uintptr_t *>(fp[0]);
     fp = next;
+    if (reinterpret_cast<uintptr_t>(next) <= addr) break;  // the chain must move up the stack
+  }
+  if (chain) {
+    chain->len = steps;
+    chain->ends_on_null = on_null;
+    chain->fp[steps] = reinterpret_cast<uintptr_t>(fp);
   }
   return depth;
+}
+
+NUMAPERF_HOT_PATH uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high) {
+  if (stack_high == 0) return 0;  // bounds unknown: reading could fault
+  return walkFrames(static_cast<const uintptr_t *>(__builtin_frame_address(0)), stack_high, max_depth,
+                    frames, nullptr);
 }
 
 }  // namespace numaperf

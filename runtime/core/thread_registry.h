@@ -19,6 +19,7 @@
 #include "core/page_sampling.h"
 #include "core/range_repeats.h"
 #include "core/shared_page_cache.h"
+#include "core/stack_capture.h"
 
 namespace numaperf {
 
@@ -55,6 +56,11 @@ struct ThreadState {
   // counter (allocation_tracking.cpp).
   StackRecord *alloc_site = nullptr;
   uint64_t alloc_site_objects = 0;
+  // The frame chain of an allocation of chain_site's, from malloc's own
+  // frame up (stack_capture.h): a later call meeting the same chain has the
+  // same stack (allocation_tracking.h, recordRepeatedAllocation).
+  StackRecord *chain_site = nullptr;  // nullptr: no chain
+  FrameChain alloc_chain;
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy
   uint64_t trylock_failures = 0;  // program's own trylock calls that failed

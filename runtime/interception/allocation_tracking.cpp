@@ -20,11 +20,11 @@ NUMAPERF_HOT_PATH bool shouldTrackAllocations() {
   return profilingActive() || ensureInitialized();
 }
 
-namespace {
-
 // runtimeConfig().stack_depth, copied next to the other hot data: the
 // config's own page would be one more for every malloc (hot_path.h).
 NUMAPERF_HOT_DATA std::atomic<uint32_t> g_site_depth{0};
+
+namespace {
 
 NUMAPERF_HOT_PATH uint32_t siteDepth() {
   uint32_t depth = g_site_depth.load(std::memory_order_relaxed);
@@ -41,8 +41,6 @@ NUMAPERF_HOT_PATH uint32_t siteDepth() {
 // searching the store: with profiling off this path is what a program that
 // allocates per cache miss pays on each allocation (docs/benchmarks.md,
 // "Interceptor cost").
-constexpr uint64_t kSiteCountBatch = 256;
-
 NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
@@ -84,10 +82,22 @@ NUMAPERF_HOT_PATH void flushOwnCounts(uintptr_t start, uint64_t size) {
 
 }  // namespace
 
-NUMAPERF_HOT_PATH void recordAllocation(void *p, size_t size) {
+NUMAPERF_HOT_PATH StackRecord *recordAllocation(void *p, size_t size) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
-  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, captureAllocationSite(size));
+  StackRecord *site = captureAllocationSite(size);
+  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, site);
+  return site;
+}
+
+NUMAPERF_HOT_PATH void noteAllocationChain(const void *frame, StackRecord *site) {
+  ThreadState *t = ThreadRegistry::current();
+  if (!t || !site || t->alloc_site != site || profilingSwitchedOn()) return;
+  t->chain_site = nullptr;
+  if (t->stack_high == 0) return;  // captureStack does not walk then
+  walkFrames(static_cast<const uintptr_t *>(frame), t->stack_high,
+             g_site_depth.load(std::memory_order_relaxed), nullptr, &t->alloc_chain);
+  if (t->alloc_chain.len <= FrameChain::kMax) t->chain_site = site;
 }
 
 void recordMapping(void *p, size_t size) {

@@ -3,6 +3,14 @@
 // its shadow counts into its allocation site).
 #pragma once
 
+#include "core/object_registry.h"
+#include "core/profiling_switch.h"
+#include "core/runtime_state.h"
+#include "core/stack_capture.h"
+#include "core/stack_store.h"
+#include "core/thread_registry.h"
+
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 
@@ -11,7 +19,48 @@ namespace numaperf {
 // True when this allocation should be recorded (profiling on, and the call
 // does not come from the runtime itself).
 bool shouldTrackAllocations();
-void recordAllocation(void *p, size_t size);
+// Returns the block's allocation site (nullptr when none could be had).
+StackRecord *recordAllocation(void *p, size_t size);
+
+// Objects a thread allocates from one site in a row are added to the site's
+// count this many at a time.
+constexpr uint64_t kSiteCountBatch = 256;
+// runtimeConfig().stack_depth once the first allocation was recorded; 0
+// before.
+extern std::atomic<uint32_t> g_site_depth;
+
+// With profiling off, the common case of recordAllocation in one inline
+// function without calls, for an interceptor to try first (`frame`: its own
+// frame, __builtin_frame_address(0)): the calling thread allocates again
+// with the same frame chain as when it last recorded one
+// (noteAllocationChain), so the same stack and site, and the block map
+// takes the block with one store (BlockMap::insertIfCached). In a loop whose
+// cache misses overlap, the length of the path between them is its price:
+// recordAllocation's calls cost what 100 register additions cost there
+// (docs/benchmarks.md, "Session 27"). The result is the same as
+// recordAllocation's. False, having done nothing, in every other case.
+__attribute__((always_inline)) inline bool recordRepeatedAllocation(void *p, size_t size,
+                                                                    const void *frame) {
+  if (!profilingActive() || profilingSwitchedOn() || RuntimeScope::inside()) return false;
+  ThreadState *t = ThreadRegistry::current();
+  ObjectRegistry *registry = builtObjectRegistry();
+  if (!t || !registry) return false;
+  StackRecord *site = t->alloc_site;
+  if (!site || t->chain_site != site || t->alloc_site_objects + 1 >= kSiteCountBatch ||
+      size > site->max_size.load(std::memory_order_relaxed))
+    return false;
+  if (!sameFrameChain(t->alloc_chain, static_cast<const uintptr_t *>(frame)) ||
+      !registry->addHeapIfCached(reinterpret_cast<uintptr_t>(p), size, site))
+    return false;
+  ++t->alloc_site_objects;
+  return true;
+}
+// After recordAllocation gave `site` to a block allocated with profiling
+// off: notes the frame chain from `frame` (the interceptor's) up, for
+// recordRepeatedAllocation (the walk is captureStack's, from that frame:
+// frames only move up the stack, so the frames below change nothing).
+void noteAllocationChain(const void *frame, StackRecord *site);
+
 // `forget_pages`: the addresses go back to the allocator, so a later object
 // there must not inherit this one's first toucher. Returns the block's size
 // (0 when it was not tracked).

@@ -35,7 +35,11 @@ void *reallocFromBootstrap(void *old, size_t size) {
 
 NP_EXPORT void *malloc(size_t size) {
   if (!resolveRealFunctions()) return bootstrapAlloc(size, 16);
-  return trackNew(real().malloc(size), size);
+  void *p = real().malloc(size);
+  if (!p || recordRepeatedAllocation(p, size, __builtin_frame_address(0))) return p;
+  if (shouldTrackAllocations())
+    noteAllocationChain(__builtin_frame_address(0), recordAllocation(p, size));
+  return p;
 }
 
 NP_EXPORT void *calloc(size_t count, size_t size) {

@@ -22,7 +22,8 @@ PATH_FUNCTIONS = [
     "numaperf::StackRecord::noteAllocations(", "numaperf::objectRegistry()",
     "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::skipsUnprofiledFree(",
     "numaperf::BlockMap::insert(", "numaperf::BlockMap::memoFor(",
-    "numaperf::BlockMap::encode(", "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(",
+    "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(", "numaperf::walkFrames(",
+    "numaperf::noteAllocationChain(",
     "numaperf::holdFree(",
 ]
 WINDOW = 4 * 4096  # the path's code today takes under 3 pages
