@@ -1154,6 +1154,23 @@ def case_held_frees(c):
         check(r.stdout == "ok\n", "%s: %s" % (label, r.stdout.strip()))
 
 
+def case_site_chains(c):
+    """Allocations recorded while off by the short path (frame chains):
+    objects from two call paths into one allocation line, in turn, keep
+    their own stacks (programs/site_chains.c)."""
+    exe = c.compile(["site_chains.c"], "site_chains")
+    c.run(exe, env=dict(LOW, NUMAPERF_ACTIVE="0"))
+    p = _take_profile(c, "site_chains")
+    heap = [i for i in p["issues"] if i["kind"] == "remote_access" and
+            i["object"]["kind"] == "heap"]
+    check(len(heap) == 1, "expected one heap remote_access issue: %s" % json.dumps(p["issues"])[:2000])
+    o = heap[0]["object"]
+    fns = [f["function"] for f in o["stack"]]
+    check(o["instances"] == 4000, "instances: %s" % o["instances"])
+    check("via_shared" in fns and "via_private" not in fns,
+          "the shared objects' stack is not shown: %s" % fns)
+
+
 def case_filter_drops_hooks(c):
     filt = os.path.join(c.work, "drop.filter")
     with open(filt, "w") as f:
