@@ -21,6 +21,10 @@
 #define THREADS 4
 #define MAIN_BLOCKS 1000
 #define BATCH_BYTES (32 * 1024)
+// A thread may be given an arena the first round did not create, and glibc
+// counts its header (about 2.2 KiB) as in use. Blocks a thread kept held
+// would be 13 of BLOCK bytes (45 less a batch of 32): past this at once.
+#define ARENA_SLACK (THREADS * 4096)
 
 static size_t in_use(void) { return mallinfo2().uordblks; }
 
@@ -57,7 +61,7 @@ int main(void) {
   size_t before = in_use();
   run_threads();
   size_t after = in_use();
-  if (after > before) return fail("threads ended with blocks held", before, after);
+  if (after > before + ARENA_SLACK) return fail("threads ended with blocks held", before, after);
 
   before = in_use();
   alloc_and_free(MAIN_BLOCKS);
