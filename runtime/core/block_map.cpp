@@ -5,10 +5,6 @@
 
 namespace numaperf {
 
-namespace {
-
-}  // namespace
-
 NUMAPERF_HOT_DATA std::atomic<uint64_t> BlockMap::generation_{1};
 
 __thread BlockMap::Memo BlockMap::memo_;

@@ -41,14 +41,27 @@ NUMAPERF_HOT_PATH uint32_t siteDepth() {
 // searching the store: with profiling off this path is what a program that
 // allocates per cache miss pays on each allocation (docs/benchmarks.md,
 // "Interceptor cost").
-NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size) {
+// With `from` (the interceptor's own frame) the walk starts there and also
+// notes its frame chain for recordRepeatedAllocation; frames only move up the
+// stack, so the runtime's frames below it would change nothing.
+NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size, const void *from = nullptr) {
   ThreadState *t = currentThread();
   uintptr_t frames[64];
-  uint32_t depth = captureStack(frames, siteDepth(), t ? t->stack_high : 0);
+  uint32_t depth = 0;
+  FrameChain *chain = nullptr;
+  if (!from || !t) {
+    depth = captureStack(frames, siteDepth(), t ? t->stack_high : 0);
+  } else if (t->stack_high != 0) {  // captureStack does not walk without bounds
+    chain = &t->alloc_chain;
+    t->chain_site = nullptr;  // rewritten below
+    depth = walkFrames(static_cast<const uintptr_t *>(from), t->stack_high, siteDepth(), frames,
+                       chain);
+  }
   StackRecord *site = t && t->alloc_site && t->alloc_site->matches(frames, depth)
                           ? t->alloc_site
                           : stackStore().intern(frames, depth);
   if (!site) return nullptr;
+  if (chain && chain->len <= FrameChain::kMax) t->chain_site = site;
   if (!t) {
     site->noteAllocations(1, size);
   } else if (site == t->alloc_site) {
@@ -82,22 +95,11 @@ NUMAPERF_HOT_PATH void flushOwnCounts(uintptr_t start, uint64_t size) {
 
 }  // namespace
 
-NUMAPERF_HOT_PATH StackRecord *recordAllocation(void *p, size_t size) {
+NUMAPERF_HOT_PATH void recordAllocation(void *p, size_t size, const void *interceptor_frame) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
-  StackRecord *site = captureAllocationSite(size);
-  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size, site);
-  return site;
-}
-
-NUMAPERF_HOT_PATH void noteAllocationChain(const void *frame, StackRecord *site) {
-  ThreadState *t = ThreadRegistry::current();
-  if (!t || !site || t->alloc_site != site || profilingSwitchedOn()) return;
-  t->chain_site = nullptr;
-  if (t->stack_high == 0) return;  // captureStack does not walk then
-  walkFrames(static_cast<const uintptr_t *>(frame), t->stack_high,
-             g_site_depth.load(std::memory_order_relaxed), nullptr, &t->alloc_chain);
-  if (t->alloc_chain.len <= FrameChain::kMax) t->chain_site = site;
+  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size,
+                           captureAllocationSite(size, interceptor_frame));
 }
 
 void recordMapping(void *p, size_t size) {

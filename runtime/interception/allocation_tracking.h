@@ -19,8 +19,10 @@ namespace numaperf {
 // True when this allocation should be recorded (profiling on, and the call
 // does not come from the runtime itself).
 bool shouldTrackAllocations();
-// Returns the block's allocation site (nullptr when none could be had).
-StackRecord *recordAllocation(void *p, size_t size);
+// `interceptor_frame`, when given, is the calling interceptor's own frame
+// (__builtin_frame_address(0)): the stack walk starts there and notes the
+// frame chain for recordRepeatedAllocation.
+void recordAllocation(void *p, size_t size, const void *interceptor_frame = nullptr);
 
 // Objects a thread allocates from one site in a row are added to the site's
 // count this many at a time.
@@ -32,8 +34,8 @@ extern std::atomic<uint32_t> g_site_depth;
 // With profiling off, the common case of recordAllocation in one inline
 // function without calls, for an interceptor to try first (`frame`: its own
 // frame, __builtin_frame_address(0)): the calling thread allocates again
-// with the same frame chain as when it last recorded one
-// (noteAllocationChain), so the same stack and site, and the block map
+// with the same frame chain as when it last recorded one (recordAllocation
+// given the interceptor's frame), so the same stack and site, and the block map
 // takes the block with one store (BlockMap::insertIfCached). In a loop whose
 // cache misses overlap, the length of the path between them is its price:
 // recordAllocation's calls cost what 100 register additions cost there
@@ -55,11 +57,6 @@ __attribute__((always_inline)) inline bool recordRepeatedAllocation(void *p, siz
   ++t->alloc_site_objects;
   return true;
 }
-// After recordAllocation gave `site` to a block allocated with profiling
-// off: notes the frame chain from `frame` (the interceptor's) up, for
-// recordRepeatedAllocation (the walk is captureStack's, from that frame:
-// frames only move up the stack, so the frames below change nothing).
-void noteAllocationChain(const void *frame, StackRecord *site);
 
 // `forget_pages`: the addresses go back to the allocator, so a later object
 // there must not inherit this one's first toucher. Returns the block's size

@@ -37,8 +37,7 @@ NP_EXPORT void *malloc(size_t size) {
   if (!resolveRealFunctions()) return bootstrapAlloc(size, 16);
   void *p = real().malloc(size);
   if (!p || recordRepeatedAllocation(p, size, __builtin_frame_address(0))) return p;
-  if (shouldTrackAllocations())
-    noteAllocationChain(__builtin_frame_address(0), recordAllocation(p, size));
+  if (shouldTrackAllocations()) recordAllocation(p, size, __builtin_frame_address(0));
   return p;
 }
 

@@ -23,7 +23,6 @@ PATH_FUNCTIONS = [
     "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::skipsUnprofiledFree(",
     "numaperf::BlockMap::insert(", "numaperf::BlockMap::memoFor(",
     "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(", "numaperf::walkFrames(",
-    "numaperf::noteAllocationChain(",
     "numaperf::holdFree(",
 ]
 WINDOW = 4 * 4096  # the path's code today takes under 3 pages
