@@ -46,12 +46,29 @@ class BlockMap {
   // address space for its chunk cannot be reserved. A block recorded at the
   // same start before (its free was missed) is replaced.
   bool insert(uintptr_t start, uint64_t size, StackRecord *site);
-  // insert's common case, inline and without a call (the allocation fast
-  // path, interception/allocation_tracking.h): a spaced allocator, and the
-  // calling thread's memo already on this map's chunk and page of entries
-  // for `start`, so the block is one store. False, doing nothing, otherwise:
-  // insert then.
-  bool insertIfCached(uintptr_t start, uint64_t size, StackRecord *site);
+  // A thread's way in for blocks of one site in a row (the allocation fast
+  // path, interception/allocation_tracking.h): a few pages of entries of
+  // one chunk, already marked written, and the site's bits already encoded,
+  // so that insertInLane is one store. Valid while the map's generation is
+  // the one it was opened in.
+  struct Lane {
+    std::atomic<uint64_t> *entries = nullptr;  // entries[0]: first_granule's
+    uintptr_t first_granule = 0;
+    uint64_t granules = 0;  // 0: closed
+    uint64_t max_size = 0;  // larger blocks take insert
+    uint64_t generation = 0;
+    uint64_t site_bits = 0;
+  };
+  // Opens `lane` on the entries of `start`, a block the calling thread has
+  // just inserted, and the pages of entries after it in its chunk (the
+  // allocator's next blocks mostly come from there), for blocks of `site`
+  // of up to `max_size` bytes. False, the lane closed, unless the allocator
+  // is spaced (insert would read the entry first otherwise).
+  bool openLane(uintptr_t start, StackRecord *site, uint64_t max_size, Lane *lane);
+  // insert through an open lane, inline and without a call. False, doing
+  // nothing, when the block is outside the lane, larger than its max_size
+  // or unaligned, or the lane is stale: insert then.
+  static bool insertInLane(const Lane &lane, uintptr_t start, uint64_t size);
   // Called with true when the allocator is known to start live blocks at
   // least 32 bytes apart (glibc's): a block recorded in the same granule is
   // then dead (its free was missed) and insert overwrites it without reading
@@ -132,6 +149,8 @@ class BlockMap {
   }
   static HeapObject decode(uint64_t entry, uintptr_t granule);
   Chunk *chunkFor(uintptr_t granule, bool create);
+  // Marks a page of `chunk`'s entries written (for forEach).
+  static void markWritten(Chunk *chunk, uint64_t page);
   std::atomic<uint64_t> *entryFor(uintptr_t start) const;
 
   // kChunks chunk pointers, reserved on the first insert.
@@ -140,17 +159,14 @@ class BlockMap {
   std::atomic<bool> spaced_{false};  // set once at start-up, read racily
 };
 
-__attribute__((always_inline)) inline bool BlockMap::insertIfCached(uintptr_t start, uint64_t size,
-                                                                   StackRecord *site) {
-  const uint64_t v = encode(start, size, site);
-  const uintptr_t granule = start >> kGranuleShift;
-  const uint64_t i = granule & (kEntriesPerChunk - 1);
-  const Memo &m = memo_;
-  if (!v || m.map != this || m.index != granule >> (kChunkShift - kGranuleShift) || !m.spaced ||
-      m.marked_page != i / kEntriesPerPage ||
-      m.generation != generation_.load(std::memory_order_acquire))
+__attribute__((always_inline)) inline bool BlockMap::insertInLane(const Lane &lane, uintptr_t start,
+                                                                  uint64_t size) {
+  const uint64_t i = (start >> kGranuleShift) - lane.first_granule;
+  if (i >= lane.granules || size > lane.max_size || (start & 15) ||
+      lane.generation != generation_.load(std::memory_order_acquire))
     return false;
-  m.chunk->entries[i].store(v, std::memory_order_relaxed);
+  lane.entries[i].store(lane.site_bits | ((start & 16) ? kHalf : 0) | (size << (2 + kSiteBits)),
+                        std::memory_order_relaxed);
   return true;
 }
 

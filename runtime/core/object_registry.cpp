@@ -14,7 +14,7 @@ namespace numaperf {
 
 // The registry, once built: every malloc and free reads this pointer, so it
 // sits with the other hot data rather than behind a guard variable's page.
-NUMAPERF_HOT_DATA std::atomic<ObjectRegistry *> g_registry{nullptr};
+static NUMAPERF_HOT_DATA std::atomic<ObjectRegistry *> g_registry{nullptr};
 
 namespace {
 

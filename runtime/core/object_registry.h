@@ -52,10 +52,11 @@ class ObjectRegistry {
   // caller's buffered counts for it must reach shadow memory).
   bool removeHeap(uintptr_t start, bool forget_pages, uint64_t *size = nullptr,
                   void (*before_fold)(uintptr_t start, uint64_t size) = nullptr);
-  // addHeap's common case without a call: the block map's
-  // (BlockMap::insertIfCached); false, doing nothing, otherwise.
-  bool addHeapIfCached(uintptr_t start, uint64_t size, StackRecord *site) {
-    return start && small_.insertIfCached(start, size, site);
+  // After addHeap(start, ...) by the calling thread: opens a lane of the
+  // block map (BlockMap::Lane) for the thread's next blocks of `site`, so
+  // that BlockMap::insertInLane records them as addHeap would have.
+  bool openHeapLane(uintptr_t start, StackRecord *site, uint64_t max_size, BlockMap::Lane *lane) {
+    return small_.openLane(start, site, max_size, lane);
   }
   // Whether a block freed before anything was profiled needs no work at
   // all: it has no counts to fold, and when it is small (`usable_size`, the
@@ -120,9 +121,5 @@ class ObjectRegistry {
 };
 
 ObjectRegistry &objectRegistry();
-extern std::atomic<ObjectRegistry *> g_registry;
-// The registry if it was built already, without a call (the allocation fast
-// path, interception/allocation_tracking.h); nullptr before.
-inline ObjectRegistry *builtObjectRegistry() { return g_registry.load(std::memory_order_acquire); }
 
 }  // namespace numaperf

@@ -52,7 +52,7 @@ NUMAPERF_HOT_PATH uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high,
         chain = nullptr;
       } else {
         chain->fp[steps] = addr;
-        chain->pc[steps] = pc;
+        chain->link[steps] = {fp[0], pc};
       }
     }
     ++steps;

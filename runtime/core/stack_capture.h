@@ -19,17 +19,24 @@ extern uintptr_t g_runtime_text_lo, g_runtime_text_hi;
 inline bool insideRuntime(uintptr_t pc) { return pc >= g_runtime_text_lo && pc < g_runtime_text_hi; }
 
 // The raw chain a walk went through: the frame addresses it visited, the
-// return addresses it read there, and where it stopped. Two walks from the
-// same frame that meet the same chain make the same decisions at every step,
-// so they find the same stack: an allocation from the same place as the
-// last one is recognised by comparing the chain, without the bounds checks
+// two words it read at each (the caller's frame address and the return
+// address), and where it stopped. Two walks from the same frame that meet
+// the same chain make the same decisions at every step, so they find the
+// same stack: an allocation from the same place as the last one is
+// recognised by comparing the chain, without the bounds checks
 // (allocation_tracking.h, recordRepeatedAllocation).
 struct FrameChain {
   static constexpr uint32_t kMax = 24;
+  // A frame's first two words: where the walk went next, and the return
+  // address.
+  struct Link {
+    uintptr_t next_fp;
+    uintptr_t pc;
+  };
   uint32_t len = 0;           // frames walked through; kMax + 1: too long, no chain
   bool ends_on_null = false;  // the walk stopped at a null return address
   uintptr_t fp[kMax + 1];     // fp[len]: the frame where it stopped
-  uintptr_t pc[kMax];
+  Link link[kMax];            // what frame fp[i] held: link[i].next_fp == fp[i + 1]
 };
 
 // captureStack's walk from frame `fp` (frame addresses checked against
@@ -41,17 +48,26 @@ uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high, uint32_t max_dept
                     uintptr_t *frames, FrameChain *chain);
 
 // Whether a walk from `fp` would meet exactly `chain` (and so find the same
-// stack as the walk that noted it). Reads only frame addresses equal to the
-// chain's, which passed the walk's checks when it was noted.
+// stack as the walk that noted it). Starting from the same frame, every
+// frame address of the chain lies between it and the top of the thread's
+// stack, where the walk found them: readable, whatever they hold now. So all
+// frames are read and compared at once, without a branch or a dependent
+// load per frame: in a loop whose cache misses overlap, every instruction
+// on malloc's path counts (docs/benchmarks.md, "Session 28").
 __attribute__((always_inline)) inline bool sameFrameChain(const FrameChain &chain,
                                                           const uintptr_t *fp) {
+  typedef uintptr_t Pair __attribute__((vector_size(2 * sizeof(uintptr_t))));
   const uint32_t n = chain.len;
-  if (n > FrameChain::kMax) return false;
+  if (n > FrameChain::kMax || reinterpret_cast<uintptr_t>(fp) != chain.fp[0]) return false;
+  Pair diff = {0, 0};
   for (uint32_t i = 0; i < n; ++i) {
-    if (reinterpret_cast<uintptr_t>(fp) != chain.fp[i] || fp[1] != chain.pc[i]) return false;
-    fp = reinterpret_cast<const uintptr_t *>(fp[0]);
+    Pair now, then;
+    __builtin_memcpy(&now, reinterpret_cast<const void *>(chain.fp[i]), sizeof now);
+    __builtin_memcpy(&then, &chain.link[i], sizeof then);
+    diff |= now ^ then;
   }
-  return reinterpret_cast<uintptr_t>(fp) == chain.fp[n] && (!chain.ends_on_null || fp[1] == 0);
+  if (diff[0] | diff[1]) return false;
+  return !chain.ends_on_null || reinterpret_cast<const uintptr_t *>(chain.fp[n])[1] == 0;
 }
 
 }  // namespace numaperf

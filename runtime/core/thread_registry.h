@@ -13,6 +13,7 @@
 #include <cstdint>
 
 #include "common/spin_lock.h"
+#include "core/block_map.h"
 #include "core/deferred_forgets.h"
 #include "core/fast_page.h"
 #include "core/overhead_meter.h"
@@ -58,8 +59,11 @@ struct ThreadState {
   uint64_t alloc_site_objects = 0;
   // The frame chain of an allocation of chain_site's, from malloc's own
   // frame up (stack_capture.h): a later call meeting the same chain has the
-  // same stack (allocation_tracking.h, recordRepeatedAllocation).
+  // same stack. With the block map's lane for alloc_site, open only while
+  // chain_site is alloc_site, such a call is recorded in a few instructions
+  // (allocation_tracking.h, recordRepeatedAllocation).
   StackRecord *chain_site = nullptr;  // nullptr: no chain
+  BlockMap::Lane alloc_lane;
   FrameChain alloc_chain;
   // Synchronisation (interception/sync_interceptors.cpp), owner-written too.
   uint64_t lock_contentions = 0;  // mutex/rwlock/spin/OpenMP lock found busy

@@ -49,6 +49,8 @@ NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size, const void *fr
   uintptr_t frames[64];
   uint32_t depth = 0;
   FrameChain *chain = nullptr;
+  // The thread's site may change: recordAllocation opens the lane again.
+  if (t) t->alloc_lane.granules = 0;
   if (!from || !t) {
     depth = captureStack(frames, siteDepth(), t ? t->stack_high : 0);
   } else if (t->stack_high != 0) {  // captureStack does not walk without bounds
@@ -98,8 +100,15 @@ NUMAPERF_HOT_PATH void flushOwnCounts(uintptr_t start, uint64_t size) {
 NUMAPERF_HOT_PATH void recordAllocation(void *p, size_t size, const void *interceptor_frame) {
   RuntimeScope scope;
   RuntimeWorkTimer timer(meterOfCaller());
-  objectRegistry().addHeap(reinterpret_cast<uintptr_t>(p), size,
-                           captureAllocationSite(size, interceptor_frame));
+  const auto start = reinterpret_cast<uintptr_t>(p);
+  StackRecord *site = captureAllocationSite(size, interceptor_frame);
+  objectRegistry().addHeap(start, size, site);
+  // The thread's next blocks from the same place take the short path
+  // (recordRepeatedAllocation) through a lane of the block map.
+  ThreadState *t = currentThread();
+  if (interceptor_frame && t && site && t->chain_site == site && t->alloc_site == site)
+    objectRegistry().openHeapLane(start, site, site->max_size.load(std::memory_order_relaxed),
+                                  &t->alloc_lane);
 }
 
 void recordMapping(void *p, size_t size) {

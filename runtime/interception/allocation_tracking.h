@@ -32,29 +32,24 @@ constexpr uint64_t kSiteCountBatch = 256;
 extern std::atomic<uint32_t> g_site_depth;
 
 // With profiling off, the common case of recordAllocation in one inline
-// function without calls, for an interceptor to try first (`frame`: its own
-// frame, __builtin_frame_address(0)): the calling thread allocates again
-// with the same frame chain as when it last recorded one (recordAllocation
-// given the interceptor's frame), so the same stack and site, and the block map
-// takes the block with one store (BlockMap::insertIfCached). In a loop whose
-// cache misses overlap, the length of the path between them is its price:
-// recordAllocation's calls cost what 100 register additions cost there
-// (docs/benchmarks.md, "Session 27"). The result is the same as
-// recordAllocation's. False, having done nothing, in every other case.
+// function without calls, for malloc to try first (`frame`: its own frame,
+// __builtin_frame_address(0)): the calling thread allocates again with the
+// same frame chain as when it last recorded a block (recordAllocation given
+// the interceptor's frame), so from the same stack and site, and the block
+// lands in the lane of the block map opened then (BlockMap::insertInLane).
+// In a loop whose cache misses overlap, the length of this path is its
+// price: every instruction here delays the program's next miss
+// (docs/benchmarks.md, "Session 27" and "Session 28"). The result is the
+// same as recordAllocation's. False, having done nothing, in every other
+// case.
 __attribute__((always_inline)) inline bool recordRepeatedAllocation(void *p, size_t size,
                                                                     const void *frame) {
   if (!profilingActive() || profilingSwitchedOn() || RuntimeScope::inside()) return false;
   ThreadState *t = ThreadRegistry::current();
-  ObjectRegistry *registry = builtObjectRegistry();
-  if (!t || !registry) return false;
-  StackRecord *site = t->alloc_site;
-  if (!site || t->chain_site != site || t->alloc_site_objects + 1 >= kSiteCountBatch ||
-      size > site->max_size.load(std::memory_order_relaxed))
+  if (!t || !sameFrameChain(t->alloc_chain, static_cast<const uintptr_t *>(frame)) ||
+      !BlockMap::insertInLane(t->alloc_lane, reinterpret_cast<uintptr_t>(p), size))
     return false;
-  if (!sameFrameChain(t->alloc_chain, static_cast<const uintptr_t *>(frame)) ||
-      !registry->addHeapIfCached(reinterpret_cast<uintptr_t>(p), size, site))
-    return false;
-  ++t->alloc_site_objects;
+  if (__builtin_expect(++t->alloc_site_objects == kSiteCountBatch, 0)) flushAllocationCounts(*t);
   return true;
 }
 

@@ -166,6 +166,69 @@ TEST(BlockMap, SequentialBlocksAcrossPagesAreAllVisited) {
   EXPECT_EQ(map.count(), uint64_t(kBlocks));
 }
 
+// A lane (BlockMap::Lane) records a thread's next blocks of one site as
+// insert would: the same entries, found and visited, across the pages it
+// spans, also where the allocator moves on to a page insert never marked.
+TEST(BlockMap, ALaneRecordsBlocksAsInsertWould) {
+  BlockMap map;
+  map.setSpacedAllocator(true);
+  const uintptr_t base = uintptr_t(6) << 40;
+  BlockMap::Lane lane;
+  ASSERT_TRUE(map.insert(base, 24, fakeSite(7)));
+  ASSERT_TRUE(map.openLane(base, fakeSite(7), 100, &lane));
+  constexpr int kBlocks = 3000;  // six pages of entries, five never marked by insert
+  for (int i = 1; i < kBlocks; ++i)
+    ASSERT_TRUE(BlockMap::insertInLane(lane, base + uintptr_t(i) * 32 + (i % 2) * 16, 24 + i % 7));
+  EXPECT_EQ(map.count(), uint64_t(kBlocks));
+  int seen = 0;
+  map.forEach([&](const HeapObject &o) {
+    const uintptr_t i = (o.start - base) / 32;
+    EXPECT_EQ(o.start, base + i * 32 + (i % 2) * 16);
+    EXPECT_EQ(o.size, i ? 24 + i % 7 : 24);
+    EXPECT_EQ(o.site, fakeSite(7));
+    ++seen;
+  });
+  EXPECT_EQ(seen, kBlocks);
+  HeapObject o;
+  ASSERT_TRUE(map.take(base + 1 * 32 + 16, &o));
+  EXPECT_EQ(o.size, 25u);
+}
+
+// What a lane refuses, leaving the map untouched: blocks outside it, larger
+// than its limit (or than an entry holds), unaligned, a closed lane, and
+// every block once its map was destroyed (a new one at the same address
+// must not be written through the old lane).
+TEST(BlockMap, ALaneRefusesWhatInsertMustDo) {
+  const uintptr_t base = uintptr_t(7) << 40;
+  alignas(BlockMap) unsigned char storage[sizeof(BlockMap)];
+  auto *map = new (storage) BlockMap;
+  map->setSpacedAllocator(true);
+  BlockMap::Lane lane;
+  ASSERT_TRUE(map->insert(base, 24, fakeSite(1)));
+  ASSERT_TRUE(map->openLane(base, fakeSite(1), uint64_t(1) << 40, &lane));
+  EXPECT_EQ(lane.max_size, BlockMap::kMaxSize);
+  EXPECT_FALSE(BlockMap::insertInLane(lane, base - 32, 24));
+  EXPECT_FALSE(BlockMap::insertInLane(lane, base + lane.granules * 32, 24));
+  EXPECT_TRUE(BlockMap::insertInLane(lane, base + (lane.granules - 1) * 32, 24));
+  EXPECT_FALSE(BlockMap::insertInLane(lane, base + 64, BlockMap::kMaxSize + 1));
+  EXPECT_FALSE(BlockMap::insertInLane(lane, base + 72, 24));
+  BlockMap::Lane closed;
+  EXPECT_FALSE(BlockMap::insertInLane(closed, base + 64, 24));
+  EXPECT_EQ(map->count(), 2u);
+  // A lane opens only where the thread inserted last (another chunk: no).
+  EXPECT_FALSE(map->openLane(base + (uintptr_t(1) << 26), fakeSite(1), 100, &lane));
+  ASSERT_TRUE(map->openLane(base, fakeSite(1), 100, &lane));
+  map->~BlockMap();
+  map = new (storage) BlockMap;
+  map->setSpacedAllocator(true);
+  EXPECT_FALSE(BlockMap::insertInLane(lane, base + 64, 24));
+  EXPECT_EQ(map->count(), 0u);
+  BlockMap unspaced;
+  ASSERT_TRUE(unspaced.insert(base, 24, fakeSite(1)));
+  EXPECT_FALSE(unspaced.openLane(base, fakeSite(1), 100, &lane));
+  map->~BlockMap();
+}
+
 // forEach goes in address order, also across chunks created high address
 // first: a live block is folded before any dead entry inside it
 // (ObjectRegistry::skipsUnprofiledFree).
