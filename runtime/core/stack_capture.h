@@ -29,7 +29,7 @@ struct FrameChain {
   static constexpr uint32_t kMax = 24;
   // A frame's first two words: where the walk went next, and the return
   // address.
-  struct Link {
+  struct alignas(16) Link {
     uintptr_t next_fp;
     uintptr_t pc;
   };
@@ -60,11 +60,11 @@ __attribute__((always_inline)) inline bool sameFrameChain(const FrameChain &chai
   const uint32_t n = chain.len;
   if (n > FrameChain::kMax || reinterpret_cast<uintptr_t>(fp) != chain.fp[0]) return false;
   Pair diff = {0, 0};
+#pragma GCC unroll 4
   for (uint32_t i = 0; i < n; ++i) {
-    Pair now, then;
+    Pair now;  // frames are 8-byte aligned only
     __builtin_memcpy(&now, reinterpret_cast<const void *>(chain.fp[i]), sizeof now);
-    __builtin_memcpy(&then, &chain.link[i], sizeof then);
-    diff |= now ^ then;
+    diff |= now ^ *reinterpret_cast<const Pair *>(&chain.link[i]);
   }
   if (diff[0] | diff[1]) return false;
   return !chain.ends_on_null || reinterpret_cast<const uintptr_t *>(chain.fp[n])[1] == 0;
