@@ -31,8 +31,8 @@ constexpr uint64_t kSiteCountBatch = 256;
 // before.
 extern std::atomic<uint32_t> g_site_depth;
 
-// With profiling off, the common case of recordAllocation in one inline
-// function without calls, for malloc to try first (`frame`: its own frame,
+// The common case of recordAllocation in one inline function without
+// calls, for malloc to try first (`frame`: its own frame,
 // __builtin_frame_address(0)): the calling thread allocates again with the
 // same frame chain as when it last recorded a block (recordAllocation given
 // the interceptor's frame), so from the same stack and site, and the block
@@ -40,11 +40,12 @@ extern std::atomic<uint32_t> g_site_depth;
 // In a loop whose cache misses overlap, the length of this path is its
 // price: every instruction here delays the program's next miss
 // (docs/benchmarks.md, "Session 27" and "Session 28"). The result is the
-// same as recordAllocation's. False, having done nothing, in every other
-// case.
+// same as recordAllocation's, with profiling on or off (on, the
+// block's few instructions are not timed by the thread's overhead meter).
+// False, having done nothing, in every other case.
 __attribute__((always_inline)) inline bool recordRepeatedAllocation(void *p, size_t size,
                                                                     const void *frame) {
-  if (!profilingActive() || profilingSwitchedOn() || RuntimeScope::inside()) return false;
+  if (!profilingActive() || RuntimeScope::inside()) return false;
   ThreadState *t = ThreadRegistry::current();
   if (!t || !sameFrameChain(t->alloc_chain, static_cast<const uintptr_t *>(frame)) ||
       !BlockMap::insertInLane(t->alloc_lane, reinterpret_cast<uintptr_t>(p), size))
