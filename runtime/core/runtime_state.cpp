@@ -33,14 +33,17 @@ NUMAPERF_HOT_DATA RuntimeConfig *g_config = nullptr;
 uint64_t g_start_ns = 0;
 std::atomic<bool> g_reported{false};
 
-uintptr_t currentStackHigh() {
+// The calling thread's stack (for the main thread, as far as it may grow).
+ThreadState *registerWithStack(void *start_routine) {
   pthread_attr_t attr;
   void *addr = nullptr;
   size_t size = 0;
-  if (pthread_getattr_np(pthread_self(), &attr) != 0) return 0;
-  pthread_attr_getstack(&attr, &addr, &size);
-  pthread_attr_destroy(&attr);
-  return reinterpret_cast<uintptr_t>(addr) + size;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &addr, &size);
+    pthread_attr_destroy(&attr);
+  }
+  const auto low = reinterpret_cast<uintptr_t>(addr);
+  return threadRegistry().registerCurrentThread(start_routine, addr ? low + size : 0, low);
 }
 
 bool initialize() {
@@ -68,7 +71,7 @@ bool initialize() {
   initStackCapture();
   objectRegistry().setSpacedAllocator(realMallocIsGlibc());
   installForkHandlers();
-  threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
+  registerWithStack(nullptr);
   captureProcessInfo();
   initProfilingSwitch(loadSwitchSettings(), g_start_ns);
   installSignalHandlers();
@@ -109,12 +112,12 @@ NUMAPERF_HOT_PATH ThreadState *currentThread() {
   ThreadState *t = ThreadRegistry::current();
   if (t) return t;
   RuntimeScope scope;
-  return threadRegistry().registerCurrentThread(nullptr, currentStackHigh());
+  return registerWithStack(nullptr);
 }
 
 ThreadState *registerStartedThread(void *start_routine) {
   RuntimeScope scope;
-  return threadRegistry().registerCurrentThread(start_routine, currentStackHigh());
+  return registerWithStack(start_routine);
 }
 
 void finishAndReport() {

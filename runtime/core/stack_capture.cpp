@@ -33,9 +33,13 @@ void initStackCapture() {
   dl_iterate_phdr(findSelf, reinterpret_cast<void *>(&initStackCapture));
 }
 
-NUMAPERF_HOT_PATH uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high, uint32_t max_depth,
-                                      uintptr_t *frames, FrameChain *chain) {
+NUMAPERF_HOT_PATH uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_low, uintptr_t stack_high,
+                                      uint32_t max_depth, uintptr_t *frames, FrameChain *chain) {
   const auto low = reinterpret_cast<uintptr_t>(fp);
+  if (chain && low < stack_low) {
+    chain->len = FrameChain::kMax + 1;  // not on the thread's own stack
+    chain = nullptr;
+  }
   uint32_t depth = 0, steps = 0;
   bool on_null = false;
   while (depth < max_depth) {
@@ -74,8 +78,8 @@ NUMAPERF_HOT_PATH uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high,
 
 NUMAPERF_HOT_PATH uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high) {
   if (stack_high == 0) return 0;  // bounds unknown: reading could fault
-  return walkFrames(static_cast<const uintptr_t *>(__builtin_frame_address(0)), stack_high, max_depth,
-                    frames, nullptr);
+  return walkFrames(static_cast<const uintptr_t *>(__builtin_frame_address(0)), 0, stack_high,
+                    max_depth, frames, nullptr);
 }
 
 }  // namespace numaperf

@@ -43,14 +43,19 @@ struct FrameChain {
 // [fp, stack_high) and alignment before they are read, frames inside
 // libnumaperf skipped, up to max_depth return addresses): writes the
 // return addresses to `frames` and the chain to `chain`, each when not
-// nullptr. Returns the count of return addresses.
-uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_high, uint32_t max_depth,
-                    uintptr_t *frames, FrameChain *chain);
+// nullptr. Returns the count of return addresses. [stack_low, stack_high)
+// is the thread's own stack: a walk from below it (on a stack of the
+// program's own, a coroutine's) notes no chain (len kMax + 1), because
+// sameFrameChain reads a chain's frames without checking them again, which
+// is safe only where everything up to stack_high stays mapped.
+uint32_t walkFrames(const uintptr_t *fp, uintptr_t stack_low, uintptr_t stack_high,
+                    uint32_t max_depth, uintptr_t *frames, FrameChain *chain);
 
 // Whether a walk from `fp` would meet exactly `chain` (and so find the same
 // stack as the walk that noted it). Starting from the same frame, every
 // frame address of the chain lies between it and the top of the thread's
-// stack, where the walk found them: readable, whatever they hold now. So all
+// own stack (walkFrames notes no chain elsewhere), where the walk found
+// them: readable, whatever they hold now. So all
 // frames are read and compared at once, without a branch or a dependent
 // load per frame: in a loop whose cache misses overlap, every instruction
 // on malloc's path counts (docs/benchmarks.md, "Session 28").

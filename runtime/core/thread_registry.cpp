@@ -68,7 +68,8 @@ ThreadRegistry &threadRegistry() {
 }
 
 ThreadState *ThreadRegistry::registerCurrentThread(void *start_routine,
-                                                   uintptr_t stack_high) {
+                                                   uintptr_t stack_high,
+                                                   uintptr_t stack_low) {
   if (tls_self_) return tls_self_;
   ThreadState *t = internalNew<ThreadState>();
   if (!t) return nullptr;
@@ -78,6 +79,7 @@ ThreadState *ThreadRegistry::registerCurrentThread(void *start_routine,
   t->start_routine = start_routine;
   t->os_tid = static_cast<int>(syscall(SYS_gettid));
   t->stack_high = stack_high;
+  t->stack_low = stack_low;
   t->start_ns = monotonicNanos();
   publish(t);
   tls_self_ = t;

@@ -32,6 +32,7 @@ struct ThreadState {
   void *start_routine = nullptr;  // nullptr for main / foreign threads
   int os_tid = 0;
   uintptr_t stack_high = 0;    // frames above this are not walked
+  uintptr_t stack_low = 0;     // the thread's own stack starts here
   uint64_t start_ns = 0;
   std::atomic<uint64_t> end_ns{0};  // 0 while alive
   // Written only by the owning thread; read (racily, for the report) by
@@ -105,7 +106,9 @@ class ThreadRegistry {
  public:
   // Creates the calling thread's record (idempotent) and returns it.
   // Returns nullptr when memory for the record cannot be had.
-  ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high);
+  // [stack_low, stack_high): the thread's stack, 0 for both when unknown.
+  ThreadState *registerCurrentThread(void *start_routine, uintptr_t stack_high,
+                                     uintptr_t stack_low = 0);
   // Marks the calling thread as finished (and flushes its buffered counts).
   // A thread that goes while the process runs on also forgets the pages it
   // deferred (deferred_forgets.h); at the end of the process (the report

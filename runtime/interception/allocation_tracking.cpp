@@ -56,7 +56,7 @@ NUMAPERF_HOT_PATH StackRecord *captureAllocationSite(size_t size, const void *fr
   } else if (t->stack_high != 0) {  // captureStack does not walk without bounds
     chain = &t->alloc_chain;
     t->chain_site = nullptr;  // rewritten below
-    depth = walkFrames(static_cast<const uintptr_t *>(from), t->stack_high, siteDepth(), frames,
+    depth = walkFrames(static_cast<const uintptr_t *>(from), t->stack_low, t->stack_high, siteDepth(), frames,
                        chain);
   }
   StackRecord *site = t && t->alloc_site && t->alloc_site->matches(frames, depth)

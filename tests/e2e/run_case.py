@@ -895,7 +895,7 @@ HOSTILE_MODES = {
     "ctor_alloc": None, "live_threads": _threads_at_least(1001),
     "thread_churn": _threads_at_least(100001), "realloc": None, "mappings": None,
     "huge_virtual": None, "custom_allocator": None, "longjmp": None, "tls": None,
-    "sigaltstack": None, "dlopen": None,
+    "sigaltstack": None, "dlopen": None, "coroutines": None,
 }
 
 

@@ -34,9 +34,13 @@ struct FakeStack {
   uintptr_t &returnAddress(int i, int spacing = 4) { return words[size_t(i * spacing + 1)]; }
 };
 
-std::vector<uintptr_t> walk(const FakeStack &s, uint32_t depth = kDepth, FrameChain *chain = nullptr) {
+// `stack_low`: where the thread's own stack starts (default: the fake
+// stack's bottom, so the walk is on it).
+std::vector<uintptr_t> walk(const FakeStack &s, uint32_t depth = kDepth, FrameChain *chain = nullptr,
+                            uintptr_t stack_low = 0) {
   uintptr_t frames[64];
-  uint32_t n = walkFrames(s.bottom(), s.high(), depth, frames, chain);
+  if (stack_low == 0) stack_low = reinterpret_cast<uintptr_t>(s.bottom());
+  uint32_t n = walkFrames(s.bottom(), stack_low, s.high(), depth, frames, chain);
   return std::vector<uintptr_t>(frames, frames + n);
 }
 
@@ -115,6 +119,21 @@ TEST(StackCapture, TooLongAChainIsNotNoted) {
   EXPECT_EQ(walk(s, 64, &chain).size(), FrameChain::kMax + 3);
   EXPECT_GT(chain.len, FrameChain::kMax);
   EXPECT_FALSE(sameFrameChain(chain, s.bottom()));
+}
+
+// A walk from a frame below the thread's own stack (a coroutine's stack,
+// say) finds the frames but notes no chain: comparing a chain reads its
+// frames without checking them, which only the thread's stack allows.
+TEST(StackCapture, AWalkOffTheThreadsStackNotesNoChain) {
+  initStackCapture();
+  FakeStack s(5);
+  FrameChain chain;
+  const uintptr_t above = reinterpret_cast<uintptr_t>(s.bottom()) + 8;
+  EXPECT_EQ(walk(s, kDepth, &chain, above).size(), 5u);
+  EXPECT_GT(chain.len, FrameChain::kMax);
+  EXPECT_FALSE(sameFrameChain(chain, s.bottom()));
+  walk(s, kDepth, &chain);
+  EXPECT_TRUE(sameFrameChain(chain, s.bottom()));
 }
 
 // The property the fast path needs, on random changes to a stack after its

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 // ---- allocation before main ------------------------------------------------
@@ -223,6 +224,71 @@ static int alternate_stack(void) {
   return 0;
 }
 
+// ---- coroutines on stacks of the program's own ------------------------------
+// A ucontext coroutine allocates deep in a recursion on an mmap'd stack;
+// then the stack's top is unmapped and a second coroutine, on what is left,
+// calls malloc from exactly the same frame address, now only a few frames
+// below the new top. Whatever the runtime noted about the first call's
+// frames must not make it read them again: they are gone.
+struct co_node {
+  struct co_node *next;
+  long v;
+};
+static ucontext_t co_main, co_ctx;
+static struct co_node *co_list;
+static char *co_frame[2];  // frame addresses at depth 1 and 0
+// Recurses `depth` levels, then allocates n nodes.
+static __attribute__((noinline)) void co_allocate(int depth, int n) {
+  volatile char pad[200];  // frames of one size, no tail call
+  pad[0] = (char)depth;
+  if (depth < 2) co_frame[depth] = __builtin_frame_address(0);
+  if (depth > 0) {
+    co_allocate(depth - 1, n);
+    pad[1] = pad[0];
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    struct co_node *x = malloc(sizeof *x);
+    x->v = i;
+    x->next = co_list;
+    co_list = x;
+  }
+}
+static void co_body(int depth) { co_allocate(depth, 300); }
+static int run_coroutine(char *base, size_t size, int depth) {
+  if (getcontext(&co_ctx) != 0) return 2;
+  co_ctx.uc_stack.ss_sp = base;
+  co_ctx.uc_stack.ss_size = size;
+  co_ctx.uc_link = &co_main;
+  makecontext(&co_ctx, (void (*)(void))co_body, 1, depth);
+  return swapcontext(&co_main, &co_ctx) != 0 ? 2 : 0;
+}
+static int coroutines(void) {
+  co_allocate(1, 0);
+  const size_t frame = (size_t)(co_frame[1] - co_frame[0]);  // bytes per recursion level
+  if (frame == 0 || frame > 4096) return 3;
+  size_t cut = 4096;  // a whole number of pages and of frames
+  while (cut % frame) cut += 4096;
+  const size_t size = cut + 64 * 1024;
+  const int near_top = 5;  // levels under the second coroutine's top
+  char *base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (base == MAP_FAILED) return 2;
+  if (run_coroutine(base, size, near_top + (int)(cut / frame))) return 2;
+  munmap(base + size - cut, cut);
+  if (run_coroutine(base, size - cut, near_top)) return 2;
+  munmap(base, size - cut);
+  long total = 0, nodes = 0;
+  while (co_list) {
+    struct co_node *next = co_list->next;
+    total += co_list->v;
+    ++nodes;
+    free(co_list);
+    co_list = next;
+  }
+  printf("coroutines: %ld nodes, sum %ld\n", nodes, total);
+  return 0;
+}
+
 static int dynamic_library(const char *path) {
   long total = 0;
   for (int round = 0; round < 3; ++round) {
@@ -252,6 +318,7 @@ int main(int argc, char **argv) {
   if (!strcmp(mode, "longjmp")) return long_jumps();
   if (!strcmp(mode, "tls")) return thread_locals();
   if (!strcmp(mode, "sigaltstack")) return alternate_stack();
+  if (!strcmp(mode, "coroutines")) return coroutines();
   if (!strcmp(mode, "dlopen")) return argc > 2 ? dynamic_library(argv[2]) : 64;
   fprintf(stderr, "unknown mode '%s'\n", mode);
   return 64;
