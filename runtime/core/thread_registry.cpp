@@ -1,5 +1,6 @@
 #include "core/thread_registry.h"
 
+#include "common/hot_path.h"
 #include "common/internal_alloc.h"
 #include "core/fast_page.h"
 #include "core/shadow_memory.h"
@@ -55,7 +56,7 @@ void flushThreadCountsIn(ThreadState &t, uintptr_t start, uintptr_t end) {
   }
 }
 
-void flushAllocationCounts(ThreadState &t) {
+NUMAPERF_HOT_PATH void flushAllocationCounts(ThreadState &t) {
   if (StackRecord *site = t.alloc_site) {
     site->noteAllocations(t.alloc_site_objects, 0);
     t.alloc_site_objects = 0;

@@ -15,11 +15,6 @@
 
 namespace numaperf {
 
-NUMAPERF_HOT_PATH bool shouldTrackAllocations() {
-  if (RuntimeScope::inside()) return false;
-  return profilingActive() || ensureInitialized();
-}
-
 // runtimeConfig().stack_depth, copied next to the other hot data: the
 // config's own page would be one more for every malloc (hot_path.h).
 NUMAPERF_HOT_DATA std::atomic<uint32_t> g_site_depth{0};

@@ -17,8 +17,11 @@
 namespace numaperf {
 
 // True when this allocation should be recorded (profiling on, and the call
-// does not come from the runtime itself).
-bool shouldTrackAllocations();
+// does not come from the runtime itself). Inline: every free asks.
+inline bool shouldTrackAllocations() {
+  if (RuntimeScope::inside()) return false;
+  return profilingActive() || ensureInitialized();
+}
 // `interceptor_frame`, when given, is the calling interceptor's own frame
 // (__builtin_frame_address(0)): the stack walk starts there and notes the
 // frame chain for recordRepeatedAllocation.

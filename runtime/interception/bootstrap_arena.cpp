@@ -9,8 +9,6 @@
 namespace numaperf {
 namespace {
 
-constexpr size_t kArenaSize = 256 * 1024;
-alignas(64) char g_arena[kArenaSize];
 std::atomic<size_t> g_used{0};
 
 struct Header {
@@ -20,27 +18,21 @@ struct Header {
 
 }  // namespace
 
+alignas(64) char g_bootstrap_arena[kBootstrapArenaSize];
+
 void *bootstrapAlloc(size_t size, size_t alignment) {
   if (alignment < 16) alignment = 16;
   for (;;) {
     size_t used = g_used.load(std::memory_order_relaxed);
-    uintptr_t base = reinterpret_cast<uintptr_t>(g_arena) + used + sizeof(Header);
+    uintptr_t base = reinterpret_cast<uintptr_t>(g_bootstrap_arena) + used + sizeof(Header);
     uintptr_t start = (base + alignment - 1) & ~(uintptr_t)(alignment - 1);
-    size_t end = start + size - reinterpret_cast<uintptr_t>(g_arena);
-    if (end > kArenaSize) return nullptr;
+    size_t end = start + size - reinterpret_cast<uintptr_t>(g_bootstrap_arena);
+    if (end > kBootstrapArenaSize) return nullptr;
     if (g_used.compare_exchange_weak(used, end)) {
       reinterpret_cast<Header *>(start)[-1].size = size;
       return reinterpret_cast<void *>(start);  // static storage: zeroed
     }
   }
-}
-
-// Asked by every free (also with profiling off): on the interceptors' pages
-// (hot_path.h).
-NUMAPERF_HOT_PATH bool isBootstrapPointer(const void *p) {
-  auto a = reinterpret_cast<uintptr_t>(p);
-  auto lo = reinterpret_cast<uintptr_t>(g_arena);
-  return a >= lo && a < lo + kArenaSize;
 }
 
 size_t bootstrapSize(const void *p) {

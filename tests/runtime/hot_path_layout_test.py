@@ -17,13 +17,13 @@ import sys
 PATH_FUNCTIONS = [
     "malloc", "free", "operator new(unsigned long)", "operator delete(void*)",
     "pthread_mutex_lock",
-    "numaperf::shouldTrackAllocations()", "numaperf::recordAllocation(",
+    "numaperf::recordAllocation(",
     "numaperf::retireAllocation(", "numaperf::currentThread()", "numaperf::captureStack(",
     "numaperf::StackRecord::noteAllocations(", "numaperf::objectRegistry()",
     "numaperf::ObjectRegistry::addHeap(", "numaperf::ObjectRegistry::skipsUnprofiledFree(",
     "numaperf::BlockMap::insert(", "numaperf::BlockMap::memoFor(",
-    "numaperf::nothingTouched()", "numaperf::isBootstrapPointer(", "numaperf::walkFrames(",
-    "numaperf::holdFree(",
+    "numaperf::nothingTouched()", "numaperf::walkFrames(", "numaperf::holdFree(",
+    "numaperf::BlockMap::openLane(", "numaperf::flushAllocationCounts(",
 ]
 WINDOW = 4 * 4096  # the path's code today takes under 3 pages
 
