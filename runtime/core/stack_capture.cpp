@@ -7,10 +7,12 @@
 
 namespace numaperf {
 
+namespace {
+
+// libnumaperf's own code, set by initStackCapture (hot data).
 NUMAPERF_HOT_DATA uintptr_t g_runtime_text_lo = 0;
 NUMAPERF_HOT_DATA uintptr_t g_runtime_text_hi = 0;
-
-namespace {
+inline bool insideRuntime(uintptr_t pc) { return pc >= g_runtime_text_lo && pc < g_runtime_text_hi; }
 
 int findSelf(struct dl_phdr_info *info, size_t, void *data) {
   auto probe = reinterpret_cast<uintptr_t>(data);

@@ -14,10 +14,6 @@ void initStackCapture();
 // Writes up to max_depth return addresses, innermost first; returns the count.
 uint32_t captureStack(uintptr_t *frames, uint32_t max_depth, uintptr_t stack_high);
 
-// libnumaperf's own code, set by initStackCapture (hot data).
-extern uintptr_t g_runtime_text_lo, g_runtime_text_hi;
-inline bool insideRuntime(uintptr_t pc) { return pc >= g_runtime_text_lo && pc < g_runtime_text_hi; }
-
 // The raw chain a walk went through: the frame addresses it visited, the
 // two words it read at each (the caller's frame address and the return
 // address), and where it stopped. Two walks from the same frame that meet

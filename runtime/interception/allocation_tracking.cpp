@@ -17,7 +17,7 @@ namespace numaperf {
 
 // runtimeConfig().stack_depth, copied next to the other hot data: the
 // config's own page would be one more for every malloc (hot_path.h).
-NUMAPERF_HOT_DATA std::atomic<uint32_t> g_site_depth{0};
+static NUMAPERF_HOT_DATA std::atomic<uint32_t> g_site_depth{0};
 
 namespace {
 

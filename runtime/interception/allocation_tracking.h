@@ -30,9 +30,6 @@ void recordAllocation(void *p, size_t size, const void *interceptor_frame = null
 // Objects a thread allocates from one site in a row are added to the site's
 // count this many at a time.
 constexpr uint64_t kSiteCountBatch = 256;
-// runtimeConfig().stack_depth once the first allocation was recorded; 0
-// before.
-extern std::atomic<uint32_t> g_site_depth;
 
 // The common case of recordAllocation in one inline function without
 // calls, for malloc to try first (`frame`: its own frame,
