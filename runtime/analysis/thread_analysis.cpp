@@ -3,6 +3,7 @@
 #include "analysis/thread_metrics.h"
 #include "common/env_config.h"
 #include "common/log.h"
+#include "core/profiling_switch.h"
 #include "core/runtime_state.h"
 #include "core/thread_registry.h"
 #include "interception/thread_counters.h"
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -77,10 +79,13 @@ class TypeNamer {
 
 // One thread's record, or (folded > 0) the totals of `folded` finished
 // threads of one type whose records were folded (thread_registry.h); those
-// span from the first one's start to the last one's end.
+// span from the first one's start to the last one's end. `profiled`: the
+// part of that span profiling covered (profiledSpan), none when the
+// thread(s) ran only while profiling was off.
 struct Snapshot {
   report::ThreadRecord record;
   uint64_t start_ns = 0, end_ns = 0;
+  std::optional<Interval> profiled;
   uint64_t folded = 0;
   uint64_t events() const { return record.contentions + record.waits; }
   uint64_t threads() const { return folded ? folded : 1; }
@@ -173,6 +178,9 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
       im.main_thread_accesses += s.record.accesses;
       continue;
     }
+    // Accesses are counted only while profiled: a thread that ran only
+    // while profiling was off did no less work, it was not watched.
+    if (!s.profiled) continue;
     auto [it, added] = position.emplace(s.record.type, names.size());
     if (added) {
       names.push_back(s.record.type);
@@ -185,10 +193,10 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
     size_t k = it->second;
     type_threads[k] += s.threads();
     type_accesses[k] += s.record.accesses;
-    spans[k].push_back({s.start_ns, s.end_ns});
+    spans[k].push_back(*s.profiled);
     if (!s.folded) {  // folded threads are not compared one by one
       members[k].push_back(&s);
-      lifetimes[k].push_back({s.start_ns, s.end_ns});
+      lifetimes[k].push_back(*s.profiled);
     }
     worker_accesses += s.record.accesses;
   }
@@ -276,23 +284,29 @@ void addImbalance(report::Profile &profile, const std::vector<Snapshot> &threads
   }
 
   // Within one type: threads alive together doing very different amounts
-  // of work.
+  // of work. Threads of one type in different phases (a pool made anew for
+  // each phase) are not compared: each set of threads running together is
+  // judged on its own, and the most imbalanced one reported.
   for (size_t i = 0; i < names.size(); ++i) {
     if (members[i].size() < 2 || type_accesses[i] < config.min_accesses ||
         type_accesses[i] < worker_accesses / 10)
       continue;
+    std::vector<std::vector<Interval>> single;
+    for (const Interval &life : lifetimes[i]) single.push_back({life});
     const Snapshot *lo = nullptr, *hi = nullptr;
-    size_t concurrent = 0;
-    for (size_t j : overlappingIntervals(lifetimes[i])) {
-      const Snapshot *s = members[i][j];
-      if (!lo || s->record.accesses < lo->record.accesses) lo = s;
-      if (!hi || s->record.accesses > hi->record.accesses) hi = s;
-      ++concurrent;
+    double ratio = 0;
+    for (const std::vector<size_t> &together : concurrentGroups(single)) {
+      if (together.size() < 2) continue;
+      const Snapshot *l = nullptr, *h = nullptr;
+      for (size_t j : together) {
+        const Snapshot *s = members[i][j];
+        if (!l || s->record.accesses < l->record.accesses) l = s;
+        if (!h || s->record.accesses > h->record.accesses) h = s;
+      }
+      double r = double(h->record.accesses) / double(std::max<uint64_t>(1, l->record.accesses));
+      if (r > ratio) ratio = r, lo = l, hi = h;
     }
-    if (concurrent < 2) continue;
-    double ratio =
-        double(hi->record.accesses) / double(std::max<uint64_t>(1, lo->record.accesses));
-    if (!(ratio > config.imbalance_ratio)) continue;
+    if (!lo || !(ratio > config.imbalance_ratio)) continue;
     report::Issue issue;
     issue.kind = "load_imbalance";
     issue.score = ratio;
@@ -334,6 +348,16 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
   collectMigrationCounters();
 
   TypeNamer namer(symbolizer);
+  // The profiled periods, to clip lifetimes to (none needed when profiling
+  // covered the whole run).
+  const SwitchSummary switches = profilingSwitchSummary(start_ns, end_ns);
+  std::vector<Interval> periods;
+  for (const ProfiledPeriod &p : switches.periods) periods.push_back({p.start_ns, p.end_ns});
+  auto profiled = [&](uint64_t from, uint64_t to) -> std::optional<Interval> {
+    if (switches.always_on) return Interval{from, to};
+    return profiledSpan({from, to}, periods);
+  };
+  uint64_t unprofiled = 0;
   std::vector<Snapshot> threads;
   std::vector<Interval> intervals;
   uint64_t still_running = 0;
@@ -352,6 +376,8 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
       if (t.index != 0 && s.record.type != "OpenMP worker") ++still_running;
     }
     intervals.push_back({s.start_ns, s.end_ns});
+    s.profiled = profiled(s.start_ns, s.end_ns);
+    if (!s.profiled && t.index != 0) ++unprofiled;
     threads.push_back(std::move(s));
   });
   // Folded threads of one type, as snapshots of their totals.
@@ -365,6 +391,8 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
     s.start_ns = std::max(g.first_start_ns, start_ns);
     s.end_ns = std::min(g.last_end_ns, end_ns);
     s.folded = g.threads;
+    s.profiled = profiled(s.start_ns, s.end_ns);
+    if (!s.profiled) unprofiled += g.threads;
     threads.push_back(std::move(s));
   });
   // Folded threads left no lifetimes: the registry then has the exact time
@@ -390,6 +418,10 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
   if (!problem.empty())
     profile.notes.push_back("observed CPU migrations are not available on this machine (" +
                             problem + ")");
+  if (unprofiled > 0)
+    profile.notes.push_back(std::to_string(unprofiled) +
+                            " thread(s) ran only while profiling was off: they are listed, "
+                            "but left out of the load-balance analysis");
   if (still_running > 0)
     profile.notes.push_back(std::to_string(still_running) +
                             " thread(s) were still running when the report was written");

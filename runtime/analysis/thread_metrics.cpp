@@ -126,28 +126,16 @@ std::vector<std::vector<size_t>> concurrentGroups(
   return groups;
 }
 
-std::vector<size_t> overlappingIntervals(const std::vector<Interval> &intervals) {
-  std::vector<size_t> order;
-  for (size_t i = 0; i < intervals.size(); ++i)
-    if (intervals[i].start < intervals[i].end) order.push_back(i);
-  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return intervals[a].start < intervals[b].start;
-  });
-  std::vector<bool> hit(intervals.size(), false);
-  // The interval with the latest end so far overlaps the current one if its
-  // end lies beyond the current start.
-  size_t latest = SIZE_MAX;
-  for (size_t i : order) {
-    if (latest != SIZE_MAX && intervals[latest].end > intervals[i].start) {
-      hit[i] = true;
-      hit[latest] = true;
-    }
-    if (latest == SIZE_MAX || intervals[i].end > intervals[latest].end) latest = i;
+std::optional<Interval> profiledSpan(Interval life, const std::vector<Interval> &periods) {
+  std::optional<Interval> span;
+  for (const Interval &p : periods) {
+    const uint64_t from = std::max(life.start, p.start), to = std::min(life.end, p.end);
+    if (from >= to) continue;
+    if (!span) span = Interval{from, to};
+    span->start = std::min(span->start, from);
+    span->end = std::max(span->end, to);
   }
-  std::vector<size_t> out;
-  for (size_t i = 0; i < intervals.size(); ++i)
-    if (hit[i]) out.push_back(i);
-  return out;
+  return span;
 }
 
 std::vector<uint64_t> suggestThreads(const std::vector<double> &shares, uint64_t total) {

@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace numaperf {
@@ -47,8 +48,11 @@ double perThreadRatio(const std::vector<uint64_t> &accesses,
 // order of their smallest member; members ascending.
 std::vector<std::vector<size_t>> concurrentGroups(const std::vector<std::vector<Interval>> &sets);
 
-// Indices of intervals that overlap at least one other interval.
-std::vector<size_t> overlappingIntervals(const std::vector<Interval> &intervals);
+// The part of `life` that profiling covered, from its first to its last
+// profiled instant (`periods`: the profiled periods, in time order, not
+// overlapping); nullopt when no period overlaps it. A thread's accesses
+// are counted only then, so this is the time its work can be compared over.
+std::optional<Interval> profiledSpan(Interval life, const std::vector<Interval> &periods);
 
 // Splits `total` threads among groups in proportion to `shares` (largest
 // remainder), giving every group at least one thread when total allows.

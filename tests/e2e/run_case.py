@@ -389,6 +389,21 @@ def case_uneven_workers(c):
     check(p["imbalance"]["suggested"] == {"worker": 3}, "suggestion: %s" % p["imbalance"])
 
 
+def case_worker_pools_in_phases(c):
+    # Two balanced pools of one routine, one after the other: the light
+    # pool's threads ran when the heavy pool's had ended, so they are not
+    # compared with them.
+    exe = c.compile(["uneven_workers.c"], "uneven_workers")
+    c.run(exe, args=["phases"])
+    p = c.profile("uneven_workers")
+    workers = threads_by_type(p)["worker"]
+    check(len(workers) == 6, "expected 6 workers: %s" % p["threads"])
+    counts = sorted(t["accesses"] for t in workers)
+    check(counts[-1] > 6 * counts[0], "pools should differ about 8-fold: %s" % counts)
+    check(not thread_issues(p, "load_imbalance"),
+          "pools of different phases compared: %s" % thread_issues(p, "load_imbalance"))
+
+
 def check_openmp_profile(p, stdout):
     check(stdout == "threads=4 total=4000\n", "program output: %r" % stdout)
     check_thread_records(p)

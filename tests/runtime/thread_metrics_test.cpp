@@ -133,12 +133,21 @@ TEST(ConcurrentGroups, ManyIntervalsOfOneSetAroundAnother) {
   EXPECT_EQ(g[1], (std::vector<size_t>{1}));
 }
 
-TEST(OverlappingIntervals, FindsEveryOverlappingInterval) {
-  EXPECT_EQ(overlappingIntervals({{0, 10}, {20, 30}, {25, 26}, {40, 50}}),
-            (std::vector<size_t>{1, 2}));
-  EXPECT_EQ(overlappingIntervals({{5, 10}, {0, 6}}), (std::vector<size_t>{0, 1}));
-  EXPECT_TRUE(overlappingIntervals({{0, 1}, {1, 2}, {2, 3}}).empty());
-  // The first interval starting inside a long one marks it.
-  EXPECT_EQ(overlappingIntervals({{0, 100}, {0, 1}, {50, 60}}),
-            (std::vector<size_t>{0, 1, 2}));
+TEST(ProfiledSpan, ClipsALifetimeToTheProfiledPeriods) {
+  const std::vector<Interval> periods{{10, 20}, {40, 50}, {70, 80}};
+  // Inside one period, across two (the span runs from the first profiled
+  // instant to the last), covering all, and between periods.
+  EXPECT_EQ(profiledSpan({12, 15}, periods)->start, 12u);
+  EXPECT_EQ(profiledSpan({12, 15}, periods)->end, 15u);
+  auto across = profiledSpan({15, 45}, periods);
+  ASSERT_TRUE(across);
+  EXPECT_EQ(across->start, 15u);
+  EXPECT_EQ(across->end, 45u);
+  auto all = profiledSpan({0, 100}, periods);
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->start, 10u);
+  EXPECT_EQ(all->end, 80u);
+  EXPECT_FALSE(profiledSpan({20, 40}, periods));  // touching is not overlapping
+  EXPECT_FALSE(profiledSpan({85, 99}, periods));
+  EXPECT_FALSE(profiledSpan({12, 15}, {}));
 }
