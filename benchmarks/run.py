@@ -33,6 +33,7 @@ import subprocess
 import sys
 import time
 
+from plants import find_plants, issue_matches
 from stats import geomean, paired_ratio, spread
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -82,7 +83,6 @@ TARGETS = dict(geomean=2.0, worst=4.0, rss_factor=1.2, rss_extra_mib=64)
 # flagged: on a quiet machine three repetitions stay within a few percent.
 NOISY_SPREAD = 1.25
 
-PLANT_RE = re.compile(r"//\s*PLANTED:\s*([A-Za-z_][A-Za-z_ ,]*)")
 CHECKSUM_RE = re.compile(r"^checksum:\s*(\S+)\s*$", re.M)
 
 
@@ -107,18 +107,6 @@ def real_compiler(wrapper):
     rc, out = run_capture([wrapper, "--version"], env)
     m = re.search(r"\[disabled\]\s+(\S+)", out)
     return m.group(1) if m else None
-
-
-def find_plants(src):
-    plants = []
-    with open(src, encoding="utf-8") as f:
-        for lineno, line in enumerate(f, 1):
-            m = PLANT_RE.search(line)
-            if m:
-                for kind in re.split(r"[\s,]+", m.group(1).strip()):
-                    if kind:
-                        plants.append(dict(kind=kind, file=os.path.basename(src), line=lineno))
-    return plants
 
 
 def binary_size(path):
@@ -411,10 +399,16 @@ class Harness:
         selected = [w for w in WORKLOADS
                     if (not self.o.only or w["name"] in self.o.only)
                     and (not self.o.quick or self.o.only or w["name"] in QUICK_WORKLOADS)]
-        unknown = set(self.o.only or []) - {w["name"] for w in WORKLOADS}
+        import selective
+        region_name = selective.REGION_PROGRAM["name"]
+        unknown = set(self.o.only or []) - {w["name"] for w in WORKLOADS} - {region_name}
         if unknown:
             log("unknown workload(s): %s (known: %s)" % (
-                ", ".join(sorted(unknown)), ", ".join(w["name"] for w in WORKLOADS)))
+                ", ".join(sorted(unknown)),
+                ", ".join([w["name"] for w in WORKLOADS] + [region_name + " (with --selective)"])))
+            return 2
+        if self.o.only and region_name in self.o.only and not self.o.selective:
+            log("%s is measured only with --selective" % region_name)
             return 2
         log("numaperf benchmarks: %d workload(s), %d repetition(s), %d threads%s" % (
             len(selected), self.o.reps, self.o.threads, ", quick sizes" if self.o.quick else ""))
@@ -439,10 +433,11 @@ class Harness:
             s["line_transfer_ns"] = [transfer_before, self.line_transfer_ns()]
             s.update(source=w["src"], args=argv, stresses=w["stresses"], builds=builds, runs=runs)
             results.append(s)
-        summary = self.print_table(results)
+        summary = self.print_table(results) if results else {}
         if self.o.selective:  # benchmarks/selective.py: profiling off, derived filter
-            import selective
-            summary["selective"] = selective.run(self, selected, results, timed_run, log)
+            summary["selective"] = selective.run(
+                self, selected, results, timed_run, log,
+                region_program=not self.o.only or region_name in self.o.only)
         if not self.o.no_json:
             self.write_json(results, summary)
         if self.failures:
@@ -568,15 +563,6 @@ class Harness:
         log("results written to %s" % path)
 
 
-def issue_matches(issue, plant):
-    if issue.get("kind") != plant["kind"]:
-        return False
-    obj = issue.get("object") or {}
-    frames = [obj.get("site") or {}] + list(obj.get("stack") or [])
-    return any(os.path.basename(f.get("file") or "") == plant["file"] and f.get("line") == plant["line"]
-               for f in frames if isinstance(f, dict))
-
-
 def loadavg():
     try:
         with open("/proc/loadavg") as f:
@@ -657,6 +643,9 @@ def main(argv):
             print("%-13s %-16s %s%s" % (w["name"], w["src"], w["stresses"],
                                         "; planted: " + ", ".join(p["kind"] for p in plants)
                                         if plants else ""))
+        import selective
+        r = selective.REGION_PROGRAM
+        print("%-13s %-16s %s (with --selective only)" % (r["name"], r["src"], r["stresses"]))
         return 0
     return Harness(o).main()
 
