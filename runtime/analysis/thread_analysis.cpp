@@ -397,8 +397,11 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
   });
   // Folded threads left no lifetimes: the registry then has the exact time
   // two or more threads were alive.
-  double p = parallelPhase(intervals, start_ns, end_ns);
-  if (folded > 0 && end_ns > start_ns)
+  // Synchronisation is counted only while profiled, so the parallel phase
+  // that weighs it is taken over the profiled periods too.
+  double p = switches.always_on ? parallelPhase(intervals, start_ns, end_ns)
+                                : parallelPhaseOver(intervals, periods);
+  if (folded > 0 && end_ns > start_ns && switches.always_on)
     p = std::min(1.0, double(threadRegistry().parallelNanos(end_ns)) / double(end_ns - start_ns));
   double run_seconds = double(end_ns - start_ns) / 1e9;
   if (const auto &in = profile.instrumentation)

@@ -30,6 +30,18 @@ double parallelPhase(std::vector<Interval> intervals, uint64_t run_start, uint64
   return double(parallel) / double(run_end - run_start);
 }
 
+double parallelPhaseOver(const std::vector<Interval> &intervals,
+                         const std::vector<Interval> &periods) {
+  double parallel = 0;
+  uint64_t profiled = 0;
+  for (const Interval &p : periods) {
+    if (p.end <= p.start) continue;
+    parallel += parallelPhase(intervals, p.start, p.end) * double(p.end - p.start);
+    profiled += p.end - p.start;
+  }
+  return profiled ? parallel / double(profiled) : 0;
+}
+
 double migrationScore(double parallel_phase, uint64_t events, double run_seconds,
                       uint64_t threads) {
   if (threads == 0 || !(run_seconds > 0)) return 0;

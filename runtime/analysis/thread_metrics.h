@@ -19,6 +19,13 @@ struct Interval {
 // overlap (intervals are clipped to the run). 0 for an empty run.
 double parallelPhase(std::vector<Interval> intervals, uint64_t run_start, uint64_t run_end);
 
+// The same over the profiled periods (in time order, not overlapping): the
+// fraction of profiled time during which two or more intervals overlap,
+// since the synchronisation counts behind the migration score are taken
+// only then. 0 without profiled time.
+double parallelPhaseOver(const std::vector<Interval> &intervals,
+                         const std::vector<Interval> &periods);
+
 // NumaPerf's S = p * sum_t m_t / (run seconds * |T|): possible migrations per
 // thread per second, weighted by the parallel phase p. 0 without threads or
 // time.

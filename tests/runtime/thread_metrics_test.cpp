@@ -33,6 +33,19 @@ TEST(ParallelPhase, ManyShortThreadsUnderMain) {
   EXPECT_DOUBLE_EQ(parallelPhase(v, 0, 2000), 0.5);
 }
 
+TEST(ParallelPhase, OverTheProfiledPeriodsOnly) {
+  // main all along, workers from 20 to 50: profiled 0-10 (serial) and
+  // 20-50 (parallel) gives 30 of 40 profiled units parallel; profiling the
+  // parallel part only gives 1, the serial part only 0.
+  const std::vector<Interval> threads{{0, 100}, {20, 50}, {20, 50}};
+  EXPECT_DOUBLE_EQ(parallelPhaseOver(threads, {{0, 10}, {20, 50}}), 0.75);
+  EXPECT_DOUBLE_EQ(parallelPhaseOver(threads, {{25, 45}}), 1.0);
+  EXPECT_DOUBLE_EQ(parallelPhaseOver(threads, {{60, 90}}), 0.0);
+  EXPECT_DOUBLE_EQ(parallelPhaseOver(threads, {}), 0.0);
+  // One period covering the run is the whole-run figure.
+  EXPECT_DOUBLE_EQ(parallelPhaseOver(threads, {{0, 100}}), parallelPhase(threads, 0, 100));
+}
+
 TEST(MigrationScore, PaperFormula) {
   // p = 0.5, 4000 events, 2 s, 4 threads: 0.5 * 4000 / (2 * 4) = 250.
   EXPECT_DOUBLE_EQ(migrationScore(0.5, 4000, 2.0, 4), 250.0);
