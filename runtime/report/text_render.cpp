@@ -106,6 +106,20 @@ void renderInstrumentation(const Profile& p, Writer& w) {
                        (in.periods.size() == 1 ? " period" : " periods");
     if (!periods.empty()) text += " (" + periods + " ms)";
     w.wrapped(text, "profiled:   ", "            ");
+    // How the periods came about, so that a reader of a saved report knows
+    // what "profiled" meant (docs/switching.md, "Controls").
+    std::string how;
+    auto add = [&how](const std::string& part) { how += (how.empty() ? "" : "; ") + part; };
+    if (!in.initially_on) add("started off (NUMAPERF_ACTIVE=0)");
+    if (!in.active_regions.empty()) {
+      std::string names;
+      for (const std::string& r : in.active_regions) names += (names.empty() ? "" : ", ") + r;
+      add("on inside regions " + names);
+    }
+    if (!in.toggle_signal.empty()) add("toggled by " + in.toggle_signal);
+    if (in.switches_lost > 0)
+      add(std::to_string(in.switches_lost) + " switches beyond the log (periods approximate)");
+    if (!how.empty()) w.wrapped(how, "switched:   ", "            ");
   }
   size_t filtered = 0, instrumented = 0;
   for (const InstrumentedFunction& f : in.functions) {

@@ -57,6 +57,28 @@ TEST(TextRender, HeaderFields) {
                     "3 issues above threshold, most serious first\n"});
 }
 
+TEST(TextRender, ProfiledPeriodsAndHowTheyWereSwitched) {
+  Profile p = sampleProfile();
+  Instrumentation in;
+  in.always_on = false;
+  in.initially_on = false;
+  in.active_regions = {"solve", "io"};
+  in.toggle_signal = "SIGUSR2";
+  in.profiled_ms = 200;
+  in.periods = {{10, 110}, {300, 400}};
+  p.instrumentation = in;
+  std::string t = renderText(p, TextOptions{});
+  expectInOrder(t, {"profiled:   200.0 of 1234.5 ms in 2 periods (10.0-110.0, 300.0-400.0 ms)\n",
+                    "switched:   started off (NUMAPERF_ACTIVE=0); on inside regions solve, io; "
+                    "toggled by SIGUSR2\n"});
+  // Profiled all along: neither line.
+  in.always_on = true;
+  p.instrumentation = in;
+  t = renderText(p, TextOptions{});
+  EXPECT_EQ(t.find("profiled:"), std::string::npos);
+  EXPECT_EQ(t.find("switched:"), std::string::npos);
+}
+
 TEST(TextRender, IssueBlocks) {
   std::string t = renderText(sampleProfile(), TextOptions{});
   EXPECT_TRUE(hasLine(t, "#1 remote access  score 4496.0 /ms (threshold 1500)  normalized 123.4 "
