@@ -1133,6 +1133,8 @@ def case_switch_region(c):
           "object allocated while off attributed differently:\n%s\nvs (always on)\n%s"
           % (off, on))
     check("profiled:" in r.stderr, "text report lacks the profiled periods:\n" + r.stderr)
+    check("switched:   on inside regions solve" in r.stderr,
+          "text report does not name the region:\n" + r.stderr)
 
 
 def case_switch_off_and_signal(c):
