@@ -421,7 +421,7 @@ void appendThreadAnalysis(report::Profile &profile, uint64_t start_ns, uint64_t 
   if (!problem.empty())
     profile.notes.push_back("observed CPU migrations are not available on this machine (" +
                             problem + ")");
-  if (unprofiled > 0)
+  if (unprofiled > 0 && !periods.empty())  // else a note says nothing was profiled
     profile.notes.push_back(std::to_string(unprofiled) +
                             " thread(s) ran only while profiling was off: they are listed, "
                             "but left out of the load-balance analysis");
